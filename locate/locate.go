@@ -1,0 +1,180 @@
+// Package locate finds, from a directory, the git work tree, its git
+// directories and the memory store, without running git and without go-git.
+//
+// It is on the prompt path, so it only stats and reads a few small files:
+// the `.git` entry of each ancestor, a worktree's `gitdir:` file and its
+// `commondir`. Everything mem caches lives under <CommonDir>/mem/, shared by
+// all worktrees of one repository and never committed.
+package locate
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultStore is the store's place in a work tree: the directory Claude
+// Code uses for project-scoped agent memory, committed and shared.
+const DefaultStore = ".claude/agent-memory"
+
+// ErrNoRepo is returned when no git work tree encloses the directory.
+var ErrNoRepo = errors.New("not inside a git work tree")
+
+// Place is where a store lives.
+type Place struct {
+	WorkTree  string // absolute work tree root
+	GitDir    string // absolute git dir of this work tree
+	CommonDir string // absolute common git dir (differs from GitDir in linked worktrees)
+	Store     string // absolute store root
+}
+
+// CacheDir is where mem keeps its caches, logs and per-session state.
+func (p Place) CacheDir() string { return filepath.Join(p.CommonDir, "mem") }
+
+// Rel returns path relative to the work tree, slash-separated, or path
+// itself when it lies outside.
+func (p Place) Rel(path string) string {
+	rel, err := filepath.Rel(p.WorkTree, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// Find locates the repository enclosing dir and the store in it. store
+// overrides the store root (a --store flag); when empty, MEM_STORE is
+// consulted, then DefaultStore under the work tree. A relative override is
+// taken relative to dir.
+func Find(dir, store string) (Place, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Place{}, err
+	}
+	if store == "" {
+		store = os.Getenv("MEM_STORE")
+	}
+	if store != "" && !filepath.IsAbs(store) {
+		store = filepath.Join(abs, store)
+	}
+	p, err := findRepo(abs)
+	if store != "" {
+		// An explicit store decides which repository counts: the one that
+		// encloses the store, if any.
+		store = filepath.Clean(store)
+		if sp, serr := findRepo(nearestExisting(store)); serr == nil {
+			sp.Store = store
+			return sp, nil
+		}
+		return Place{Store: store}, nil
+	}
+	if err != nil {
+		return Place{}, err
+	}
+	p.Store = filepath.Join(p.WorkTree, filepath.FromSlash(DefaultStore))
+	return p, nil
+}
+
+// nearestExisting returns path or its closest ancestor that exists.
+func nearestExisting(path string) string {
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return path
+		}
+		parent := filepath.Dir(path)
+		if parent == path {
+			return path
+		}
+		path = parent
+	}
+}
+
+func findRepo(dir string) (Place, error) {
+	for d := dir; ; {
+		dotgit := filepath.Join(d, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			if fi.IsDir() {
+				return Place{WorkTree: d, GitDir: dotgit, CommonDir: commonDir(dotgit)}, nil
+			}
+			if gd, ok := readGitFile(dotgit); ok {
+				return Place{WorkTree: d, GitDir: gd, CommonDir: commonDir(gd)}, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return Place{}, ErrNoRepo
+		}
+		d = parent
+	}
+}
+
+// readGitFile reads a `gitdir: PATH` file (linked worktrees, submodules).
+func readGitFile(path string) (string, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return "", false
+	}
+	gd := strings.TrimSpace(line)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(path), gd)
+	}
+	return filepath.Clean(gd), true
+}
+
+// commonDir follows a linked worktree's `commondir` file to the shared git dir.
+func commonDir(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	cd := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(gitDir, cd)
+	}
+	return filepath.Clean(cd)
+}
+
+// PersonalStore returns Claude Code's auto-memory directory for a work tree
+// (~/.claude/projects/<encoded work tree>/memory, CLAUDE_CONFIG_DIR moves
+// ~/.claude), and whether it exists.
+func PersonalStore(workTree string) (string, bool) {
+	base := os.Getenv("CLAUDE_CONFIG_DIR")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		base = filepath.Join(home, ".claude")
+	}
+	dir := filepath.Join(base, "projects", EncodeProject(workTree), "memory")
+	fi, err := os.Stat(dir)
+	return dir, err == nil && fi.IsDir()
+}
+
+// EncodeProject turns a directory into Claude Code's project folder name:
+// every character that is not an ASCII letter or digit becomes '-'.
+func EncodeProject(dir string) string {
+	var b strings.Builder
+	for _, r := range dir {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// IndexPath is the search cache of this place's store. Stores are keyed by
+// their path, so a --store override never reads another store's cache.
+func (p Place) IndexPath() string {
+	h := fnv.New64a()
+	h.Write([]byte(p.Store))
+	return filepath.Join(p.CacheDir(), fmt.Sprintf("index-%016x.bin", h.Sum64()))
+}

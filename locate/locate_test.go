@@ -1,0 +1,77 @@
+package locate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestFind(t *testing.T) {
+	root := t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	must(t, os.MkdirAll(filepath.Join(root, ".git", "worktrees", "wt"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "sub", "deep"), 0o755))
+	// A linked worktree: .git is a file pointing into the main git dir.
+	wt := filepath.Join(root, "wt")
+	must(t, os.MkdirAll(wt, 0o755))
+	must(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: ../.git/worktrees/wt\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644))
+	t.Setenv("MEM_STORE", "")
+
+	tests := []struct {
+		name, dir, store string
+		want             Place
+	}{
+		{"top", root, "", Place{WorkTree: root, GitDir: root + "/.git", CommonDir: root + "/.git", Store: root + "/.claude/agent-memory"}},
+		{"subdir", root + "/sub/deep", "", Place{WorkTree: root, GitDir: root + "/.git", CommonDir: root + "/.git", Store: root + "/.claude/agent-memory"}},
+		{"worktree", wt, "", Place{WorkTree: wt, GitDir: root + "/.git/worktrees/wt", CommonDir: root + "/.git", Store: wt + "/.claude/agent-memory"}},
+		{"override", root + "/sub", "notes", Place{WorkTree: root, GitDir: root + "/.git", CommonDir: root + "/.git", Store: root + "/sub/notes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Find(tt.dir, tt.store)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("Find(%q, %q)\n got %+v\nwant %+v", tt.dir, tt.store, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindNoRepo(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("MEM_STORE", "")
+	if _, err := Find(dir, ""); err != ErrNoRepo {
+		// /tmp itself might sit inside a repository on odd machines; only
+		// the error kind matters here.
+		if _, statErr := os.Stat(filepath.Join(filepath.Dir(dir), ".git")); statErr != nil {
+			t.Fatalf("Find outside a repo: err = %v, want ErrNoRepo", err)
+		}
+	}
+	// An explicit store outside any repository is still a place.
+	p, err := Find(dir, filepath.Join(dir, "store"))
+	if err != nil || p.Store != filepath.Join(dir, "store") {
+		t.Fatalf("explicit store: %+v, %v", p, err)
+	}
+}
+
+func TestEncodeProject(t *testing.T) {
+	for in, want := range map[string]string{
+		"/Users/dain/workspace/foo": "-Users-dain-workspace-foo",
+		"/home/a.b/c_d":             "-home-a-b-c-d",
+		"/tmp/café":                 "-tmp-caf-",
+	} {
+		if got := EncodeProject(in); got != want {
+			t.Errorf("EncodeProject(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
