@@ -1,0 +1,405 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ErrEscape is matched (errors.Is) by every error that refuses a path leading
+// outside the store; such errors are *EscapeError.
+var ErrEscape = errors.New("path escapes the store")
+
+// EscapeError refuses a path that leads outside the store.
+type EscapeError struct{ Path string }
+
+func (e *EscapeError) Error() string        { return fmt.Sprintf("path %q escapes the store", e.Path) }
+func (e *EscapeError) Is(target error) bool { return target == ErrEscape }
+
+// Store is a memory store: a directory of markdown files and, when it lies in
+// a git work tree, the repository that versions it.
+type Store struct {
+	Root      string // absolute store directory, symlinks resolved
+	WorkTree  string // absolute work tree root; "" when the store is not in a git repository
+	GitDir    string // absolute git directory of the work tree ("" outside git)
+	CommonDir string // absolute common git directory, shared by linked worktrees ("" outside git)
+}
+
+// Open describes the store at root, which need not exist yet. The enclosing
+// repository is found by running git in the nearest existing ancestor of root.
+func Open(root string) (*Store, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	// Resolve symlinks in the part of root that exists; keep the rest as is.
+	existing, tail := abs, ""
+	for {
+		fi, err := os.Stat(existing)
+		if err == nil {
+			if !fi.IsDir() {
+				return nil, fmt.Errorf("open store: %s is not a directory", existing)
+			}
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+		tail = filepath.Join(filepath.Base(existing), tail)
+		existing = parent
+	}
+	resolved, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	s := &Store{Root: filepath.Join(resolved, tail)}
+
+	out, err := runGit(context.Background(), resolved, nil, nil, "rev-parse", "--show-toplevel", "--git-dir", "--git-common-dir")
+	if err != nil {
+		var ge *gitError
+		if errors.Is(err, exec.ErrNotFound) || errors.As(err, &ge) && strings.Contains(ge.stderr, "not a git repository") {
+			return s, nil // not in a repository: files only
+		}
+		return nil, fmt.Errorf("open store %s: %w", s.Root, err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		return nil, fmt.Errorf("open store %s: unexpected git rev-parse output %q", s.Root, out)
+	}
+	abspath := func(p string) (string, error) {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(resolved, p)
+		}
+		return filepath.EvalSymlinks(p)
+	}
+	if s.WorkTree, err = abspath(lines[0]); err == nil {
+		if s.GitDir, err = abspath(lines[1]); err == nil {
+			s.CommonDir, err = abspath(lines[2])
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", s.Root, err)
+	}
+	if !within(s.WorkTree, s.Root) {
+		return nil, fmt.Errorf("open store %s: not inside the work tree %s", s.Root, s.WorkTree)
+	}
+	if rel, _ := filepath.Rel(s.WorkTree, s.Root); hasGitComponent(filepath.ToSlash(rel)) {
+		return nil, fmt.Errorf("open store %s: inside a .git directory", s.Root)
+	}
+	return s, nil
+}
+
+// Init creates the store directory and, when no repository encloses it, a git
+// repository at root. It returns what it created (absolute paths); running it
+// again creates nothing.
+func Init(root string) (*Store, []string, error) {
+	var created []string
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("init store: %w", err)
+	}
+	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return nil, nil, fmt.Errorf("init store: %w", err)
+		}
+		created = append(created, abs)
+	}
+	s, err := Open(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("init store: %w", err)
+	}
+	if s.WorkTree == "" {
+		if _, err := runGit(context.Background(), s.Root, nil, nil, "init", "--quiet"); err != nil {
+			return nil, nil, fmt.Errorf("init store: %w", err)
+		}
+		created = append(created, filepath.Join(s.Root, ".git"))
+		if s, err = Open(abs); err != nil {
+			return nil, nil, fmt.Errorf("init store: %w", err)
+		}
+	}
+	return s, created, nil
+}
+
+// StateDir is where mem keeps the lock and caches: <CommonDir>/mem, or
+// <Root>/.mem when the store is not in a git repository. It may not exist yet.
+func (s *Store) StateDir() string {
+	if s.CommonDir == "" {
+		return filepath.Join(s.Root, ".mem")
+	}
+	return filepath.Join(s.CommonDir, "mem")
+}
+
+// GitPath is the slash-separated path of a store-relative path from the top of
+// the work tree, as git names it. It is meaningless outside a repository.
+func (s *Store) GitPath(rel string) string {
+	prefix, err := filepath.Rel(s.WorkTree, s.Root)
+	if err != nil || prefix == "." {
+		return rel
+	}
+	return path.Join(filepath.ToSlash(prefix), rel)
+}
+
+// ReadFile reads a store file.
+func (s *Store) ReadFile(rel string) ([]byte, error) {
+	clean, err := s.confine(rel)
+	if err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(s.Root)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", clean, err)
+	}
+	defer r.Close()
+	data, err := r.ReadFile(filepath.FromSlash(clean))
+	if err != nil {
+		return nil, s.pathErr("read", clean, err)
+	}
+	return data, nil
+}
+
+// Exists reports whether rel names something in the store. A path that escapes
+// the store does not exist.
+func (s *Store) Exists(rel string) bool {
+	clean, err := s.confine(rel)
+	if err != nil {
+		return false
+	}
+	r, err := os.OpenRoot(s.Root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	_, err = r.Stat(filepath.FromSlash(clean))
+	return err == nil
+}
+
+// Walk lists every *.md file under Root, MEMORY.md included, as sorted
+// store-relative slash-separated paths. It skips dot directories and dot files
+// (so temporary files are never listed), does not descend into symlinked
+// directories, and lists a symlinked file only when it resolves to a regular
+// file inside the store. A store that does not exist yet is empty.
+func (s *Store) Walk() ([]string, error) {
+	r, err := os.OpenRoot(s.Root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("walk store: %w", err)
+	}
+	defer r.Close()
+	var paths []string
+	err = fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if p != "." && strings.HasPrefix(name, ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".md") {
+			return nil
+		}
+		switch {
+		case d.Type().IsRegular():
+		case d.Type()&fs.ModeSymlink != 0:
+			fi, err := r.Stat(filepath.FromSlash(p)) // refuses links leading out
+			if err != nil || !fi.Mode().IsRegular() {
+				return nil
+			}
+		default:
+			return nil
+		}
+		paths = append(paths, p)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk store: %w", err)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// confine checks rel lexically and returns it cleaned and slash-separated.
+// Symlinks are then enforced by os.Root on every access.
+func (s *Store) confine(rel string) (string, error) {
+	if rel == "" {
+		return "", errors.New("empty path")
+	}
+	if strings.IndexByte(rel, 0) >= 0 {
+		return "", fmt.Errorf("path %q contains a NUL byte", rel)
+	}
+	native := filepath.FromSlash(rel)
+	if filepath.IsAbs(native) || strings.HasPrefix(rel, "/") || !filepath.IsLocal(native) {
+		return "", &EscapeError{Path: rel}
+	}
+	clean := filepath.ToSlash(filepath.Clean(native))
+	if clean == "." {
+		return "", fmt.Errorf("path %q names the store itself", rel)
+	}
+	if hasGitComponent(clean) {
+		return "", fmt.Errorf("path %q is inside a .git directory", rel)
+	}
+	return clean, nil
+}
+
+// pathErr wraps an error from an os.Root operation, turning os.Root's refusal
+// of a path that leads out (through a symlink) into an ErrEscape error.
+func (s *Store) pathErr(op, rel string, err error) error {
+	if isRootEscape(err) || s.resolvesOutside(rel) {
+		return &EscapeError{Path: rel}
+	}
+	return fmt.Errorf("%s %s: %w", op, rel, err)
+}
+
+// isRootEscape reports whether err is os.Root's "path escapes from parent".
+func isRootEscape(err error) bool {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	return err != nil && err.Error() == "path escapes from parent"
+}
+
+// resolvesOutside follows the symlinks along rel as far as they exist and
+// reports whether they lead outside Root. Dangling links are followed by
+// reading them.
+func (s *Store) resolvesOutside(rel string) bool {
+	p := filepath.Join(s.Root, filepath.FromSlash(rel))
+	for hops := 0; hops < 40; hops++ {
+		resolved, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return !within(s.Root, resolved)
+		}
+		// Find the deepest existing prefix; if it is a dangling link, follow it.
+		q := p
+		for {
+			fi, err := os.Lstat(q)
+			if err == nil {
+				if fi.Mode()&fs.ModeSymlink == 0 {
+					resolved, err := filepath.EvalSymlinks(q)
+					return err != nil || !within(s.Root, resolved)
+				}
+				target, err := os.Readlink(q)
+				if err != nil {
+					return true
+				}
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(filepath.Dir(q), target)
+				}
+				rest, _ := filepath.Rel(q, p)
+				p = filepath.Join(target, rest)
+				break
+			}
+			parent := filepath.Dir(q)
+			if parent == q {
+				return true
+			}
+			q = parent
+		}
+	}
+	return true
+}
+
+// within reports whether p is root or below it.
+func within(root, p string) bool {
+	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
+}
+
+func hasGitComponent(slashPath string) bool {
+	for _, c := range strings.Split(slashPath, "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// gitError is a failed git command with its standard error.
+type gitError struct {
+	args   []string
+	stderr string
+	err    error
+}
+
+func (e *gitError) Error() string {
+	msg := strings.TrimSpace(e.stderr)
+	if msg == "" {
+		msg = e.err.Error()
+	}
+	msg = strings.TrimPrefix(msg, "fatal: ")
+	sub := e.args[0]
+	for i := 0; i+2 < len(e.args) && e.args[i] == "-c"; i += 2 {
+		sub = e.args[i+2]
+	}
+	return fmt.Sprintf("git %s: %s", sub, msg)
+}
+
+func (e *gitError) Unwrap() error { return e.err }
+
+// localEnv lists the variables that tie git to one repository; they are dropped
+// from the environment so that git finds the repository of the store, even when
+// mem runs inside a git hook (which sets GIT_DIR and GIT_INDEX_FILE).
+var localEnv = map[string]bool{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
+	"GIT_COMMON_DIR":                   true,
+	"GIT_DIR":                          true,
+	"GIT_GRAFT_FILE":                   true,
+	"GIT_IMPLICIT_WORK_TREE":           true,
+	"GIT_INDEX_FILE":                   true,
+	"GIT_INTERNAL_SUPER_PREFIX":        true,
+	"GIT_NO_REPLACE_OBJECTS":           true,
+	"GIT_OBJECT_DIRECTORY":             true,
+	"GIT_PREFIX":                       true,
+	"GIT_QUARANTINE_PATH":              true,
+	"GIT_REPLACE_REF_BASE":             true,
+	"GIT_SHALLOW_FILE":                 true,
+	"GIT_WORK_TREE":                    true,
+}
+
+// runGit runs git in dir with the inherited environment, minus localEnv, plus
+// env. Hooks are disabled. It returns standard output.
+func runGit(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	gitSpawns.Add(1)
+	full := append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !localEnv[k] {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	// English messages: a few are matched (identity, index.lock, no repository).
+	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(cmd.Env, env...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.Bytes(), &gitError{args: args, stderr: stderr.String(), err: err}
+	}
+	return stdout.Bytes(), nil
+}
+
+// git runs git in the store's work tree, pinned to its repository.
+func (s *Store) git(ctx context.Context, env []string, stdin []byte, args ...string) ([]byte, error) {
+	env = append([]string{"GIT_DIR=" + s.GitDir, "GIT_WORK_TREE=" + s.WorkTree}, env...)
+	return runGit(ctx, s.WorkTree, env, stdin, args...)
+}
