@@ -1,0 +1,203 @@
+package install
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// mcpJSON is an agent's JSON file of MCP servers.
+type mcpJSON struct {
+	agent     string
+	path      string
+	container string // the key that holds the servers
+	entry     object // mem's server, as the agent wants it
+	// ours reports whether an existing "mem" server runs mem.
+	ours func(d *jdoc, n *jnode) bool
+}
+
+func (pl *planner) mcpFiles() []mcpJSON {
+	o := pl.o
+	commandIsMem := func(d *jdoc, n *jnode) bool {
+		cmd, ok := d.str(n.member("command"))
+		return ok && binName(cmd) == "mem"
+	}
+	files := []mcpJSON{
+		{Claude, filepath.Join(o.Place.WorkTree, ".mcp.json"), "mcpServers",
+			object{{"type", "stdio"}, {"command", o.Mem}, {"args", []string{"mcp"}}}, commandIsMem},
+		{OpenCode, filepath.Join(o.Place.WorkTree, "opencode.json"), "mcp",
+			object{{"type", "local"}, {"command", []string{o.Mem, "mcp"}}, {"enabled", true}},
+			func(d *jdoc, n *jnode) bool {
+				cmd := n.member("command")
+				if cmd == nil || cmd.kind != '[' || len(cmd.elems) == 0 {
+					return false
+				}
+				first, ok := d.str(cmd.elems[0])
+				return ok && binName(first) == "mem"
+			}},
+	}
+	if o.Home != "" {
+		// Claude-compatible, without "type", which Kimi does not use.
+		files = append(files, mcpJSON{Kimi, filepath.Join(o.Home, ".kimi", "mcp.json"), "mcpServers",
+			object{{"command", o.Mem}, {"args", []string{"mcp"}}}, commandIsMem})
+	}
+	return files
+}
+
+// memServer returns the container and mem's entry in it, either may be nil.
+func (m mcpJSON) memServer(d *jdoc) (c, n *jnode) {
+	c = d.root.member(m.container)
+	if c == nil || c.kind != '{' {
+		return c, nil
+	}
+	return c, c.member("mem")
+}
+
+func planMCP(pl *planner) error {
+	for _, m := range pl.mcpFiles() {
+		if !pl.has(m.agent) {
+			continue
+		}
+		if err := m.plan(pl); err != nil {
+			return err
+		}
+	}
+	if pl.has(Codex) {
+		return planCodex(pl)
+	}
+	return nil
+}
+
+func (m mcpJSON) plan(pl *planner) error {
+	src, exists, err := pl.read(m.path)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		src = []byte("{}\n")
+	}
+	d, err := parseObject(m.path, src)
+	if err != nil {
+		return err
+	}
+	c, n := m.memServer(d)
+	switch {
+	case c == nil:
+		err = d.add(d.root, m.container, object{{"mem", m.entry}})
+	case c.kind != '{':
+		return fmt.Errorf("%s: %q is not an object", m.path, m.container)
+	case n == nil:
+		err = d.add(c, "mem", m.entry)
+	case n.kind != '{' || !m.ours(d, n):
+		return fmt.Errorf("%s: an MCP server named \"mem\" is already there and does not run mem; rename or remove it, then install again", m.path)
+	default:
+		// Set only the fields mem owns; any the user added (env, timeout) stay.
+		for _, f := range m.entry {
+			if err := edit(d, func() (bool, error) {
+				_, n := m.memServer(d)
+				return d.set(n, f.key, f.val)
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if exists && bytes.Equal(d.src, src) {
+		return nil
+	}
+	return pl.write(m.path, d.src, 0o644, fmt.Sprintf("add mem's MCP server for %s", m.agent))
+}
+
+func unplanMCP(pl *planner) error {
+	for _, m := range pl.mcpFiles() {
+		if !pl.has(m.agent) {
+			continue
+		}
+		if err := m.unplan(pl); err != nil {
+			return err
+		}
+	}
+	return unplanCodex(pl)
+}
+
+func (m mcpJSON) unplan(pl *planner) error {
+	src, exists, err := pl.read(m.path)
+	if err != nil || !exists {
+		return err
+	}
+	d, err := parseObject(m.path, src)
+	if err != nil {
+		return err
+	}
+	c, n := m.memServer(d)
+	if n == nil || n.kind != '{' || !m.ours(d, n) {
+		return nil
+	}
+	if len(c.elems) > 1 {
+		d.remove(c, c.find("mem"))
+	} else {
+		d.remove(d.root, d.root.find(m.container))
+	}
+	if len(d.root.elems) == 0 {
+		return pl.del(m.path, "remove mem's MCP server; nothing else is left")
+	}
+	return pl.write(m.path, d.src, 0o644, "remove mem's MCP server")
+}
+
+// Codex keeps MCP servers in TOML; mem appends a marked block and leaves the
+// rest of the file as it is.
+
+var codexMarkers = hashMarkers("MCP server for Codex")
+
+func codexPath(o Options) string { return filepath.Join(o.Place.WorkTree, ".codex", "config.toml") }
+
+// codexMemTable finds a [mcp_servers.mem] table header.
+var codexMemTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("mem"|'mem'|mem)[ \t]*\]`)
+
+func planCodex(pl *planner) error {
+	path := codexPath(pl.o)
+	src, _, err := pl.read(path)
+	if err != nil {
+		return err
+	}
+	rest, err := codexMarkers.strip(src)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if codexMemTable.Match(rest) {
+		return fmt.Errorf("%s: [mcp_servers.mem] is already there and mem did not write it; remove it, then install again", path)
+	}
+	body := "[mcp_servers.mem]\ncommand = " + tomlString(pl.o.Mem) + "\nargs = [\"mcp\"]\n"
+	out, err := codexMarkers.upsert(src, body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return pl.write(path, out, 0o644, "add mem's MCP server for codex")
+}
+
+func unplanCodex(pl *planner) error {
+	return unplanBlock(pl, codexPath(pl.o), codexMarkers, "remove mem's MCP server for codex")
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
