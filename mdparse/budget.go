@@ -1,0 +1,204 @@
+package mdparse
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// Claude Code's load limits.
+const (
+	// MEMORY.md: only the first MemoryIndexMaxLines lines or
+	// MemoryIndexMaxBytes bytes, whichever comes first, are loaded.
+	MemoryIndexMaxLines = 200
+	MemoryIndexMaxBytes = 25000
+	// CLAUDE.md is loaded whole, but a file over ClaudeMDMaxBytes is skipped,
+	// and past ClaudeMDWarnLines lines it "may reduce adherence".
+	ClaudeMDMaxBytes  = 4 << 20
+	ClaudeMDWarnLines = 200
+)
+
+// Budget is how much of an instruction file Claude Code loads.
+//
+// Lines and Bytes measure the content as Claude Code sees it: YAML
+// frontmatter and block-level HTML comments stripped. A final newline does
+// not start a line. CutLine is the first line of the file as written (1-based)
+// that is not loaded, 0 when everything is; a line cut by the byte limit,
+// its newline included, is not loaded. Hidden lists the headings ("## Title") and list
+// entries (link text, else the first words) from CutLine on.
+type Budget struct {
+	File    string   `json:"file"`
+	Lines   int      `json:"lines"`
+	Bytes   int      `json:"bytes"`
+	Fits    bool     `json:"fits"`
+	CutLine int      `json:"cut_line"`
+	Hidden  []string `json:"hidden,omitempty"`
+}
+
+// MeasureMemoryIndex measures a MEMORY.md against Claude Code's load limit:
+// the first 200 lines or 25,000 bytes, whichever comes first, of the content
+// left after stripping frontmatter and block-level HTML comments.
+func MeasureMemoryIndex(file string, data []byte) Budget {
+	lines := loaded(data)
+	b := Budget{File: file, Lines: len(lines), Fits: true}
+	for i, l := range lines {
+		b.Bytes += l.size
+		if b.Fits && (i >= MemoryIndexMaxLines || b.Bytes > MemoryIndexMaxBytes) {
+			b.Fits = false
+			b.CutLine = l.num
+		}
+	}
+	if !b.Fits {
+		b.Hidden = hidden(data, lines, b.CutLine)
+	}
+	return b
+}
+
+// MeasureClaudeMD measures a CLAUDE.md: Claude Code loads it whole (comments
+// and frontmatter stripped) unless the file is over 4 MiB, when it skips it
+// (CutLine 1). warn is true past 200 lines, where adherence may suffer; the
+// file is never cut there.
+func MeasureClaudeMD(file string, data []byte) (b Budget, warn bool) {
+	lines := loaded(data)
+	b = Budget{File: file, Lines: len(lines), Fits: len(data) <= ClaudeMDMaxBytes}
+	for _, l := range lines {
+		b.Bytes += l.size
+	}
+	if !b.Fits {
+		b.CutLine = 1
+		b.Hidden = hidden(data, lines, 1)
+	}
+	return b, b.Lines > ClaudeMDWarnLines
+}
+
+// loadedLine is a line that Claude Code loads.
+type loadedLine struct {
+	num  int // line number in the file, 1-based
+	size int // bytes, newline included
+}
+
+// loaded returns the lines left after stripping what Claude Code strips: a
+// YAML frontmatter (only when it is closed), and block-level HTML comments,
+// which run, as CommonMark HTML blocks do, from a line that starts with
+// "<!--" (up to three spaces in) to the end of the line holding "-->" (or to
+// the end of the file). Comments inside fenced code blocks stay.
+func loaded(data []byte) []loadedLine {
+	data = bytes.TrimPrefix(data, bom)
+	num := 1
+	if open, fm, closing, _, err := split(data); err == nil && open != nil {
+		skip := len(open) + len(fm) + len(closing)
+		num += bytes.Count(data[:skip], []byte("\n"))
+		data = data[skip:]
+	}
+	var out []loadedLine
+	var fence fenceState
+	inComment := false
+	for ; len(data) > 0; num++ {
+		var line []byte
+		line, data = cutLine(data)
+		s := strings.TrimRight(string(line), "\r\n")
+		if inComment {
+			inComment = !strings.Contains(s, "-->")
+			continue
+		}
+		if !fence.step(s) {
+			t := strings.TrimLeft(s, " ")
+			if len(s)-len(t) <= 3 && strings.HasPrefix(t, "<!--") {
+				inComment = !strings.Contains(t[4:], "-->")
+				continue
+			}
+		}
+		out = append(out, loadedLine{num: num, size: len(line)})
+	}
+	return out
+}
+
+// hidden lists the headings and list entries among the loaded lines of
+// data from line cut on, skipping code blocks.
+func hidden(data []byte, lines []loadedLine, cut int) []string {
+	data = bytes.TrimPrefix(data, bom)
+	var out []string
+	var fence fenceState
+	next := 0 // index in lines of the next loaded line
+	for num := 1; len(data) > 0 && next < len(lines); num++ {
+		var line []byte
+		line, data = cutLine(data)
+		if lines[next].num != num {
+			continue // stripped
+		}
+		next++
+		s := strings.TrimRight(string(line), " \t\r\n")
+		if fence.step(s) || num < cut {
+			continue
+		}
+		if e := entryTitle(s); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// entryTitle names a heading ("## Title") or a list item (its first link's
+// text, else its first words); "" for other lines.
+func entryTitle(s string) string {
+	t := strings.TrimLeft(s, " \t")
+	if strings.HasPrefix(t, "#") {
+		n := len(t) - len(strings.TrimLeft(t, "#"))
+		if n <= 6 && (len(t) == n || t[n] == ' ' || t[n] == '\t') {
+			if h := cleanHeading(t[n:]); h != "" {
+				return t[:n] + " " + h
+			}
+		}
+		return ""
+	}
+	rest, ok := listItem(t)
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "[ ] "), "[x] ")
+	if m := leadingLink.FindStringSubmatch(rest); m != nil {
+		if txt := cleanHeading(m[1]); txt != "" {
+			return txt
+		}
+	}
+	rest = mdLink.ReplaceAllString(rest, "$1")
+	return firstWords(cleanHeading(entryMarkup.Replace(rest)), 8, 60)
+}
+
+var (
+	leadingLink = regexp.MustCompile(`^(?:\*\*|__|\*|_)?\[([^\]]+)\]\(`)
+	entryMarkup = strings.NewReplacer("*", "", "[", "", "]", "")
+	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+)
+
+// listItem returns the text of a bullet or ordered list item.
+func listItem(t string) (string, bool) {
+	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && (t[1] == ' ' || t[1] == '\t') {
+		return strings.TrimSpace(t[2:]), true
+	}
+	i := 0
+	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && (t[i+1] == ' ' || t[i+1] == '\t') {
+		return strings.TrimSpace(t[i+2:]), true
+	}
+	return "", false
+}
+
+// firstWords keeps at most n words and about max bytes of s.
+func firstWords(s string, n, max int) string {
+	words := strings.Fields(s)
+	var b strings.Builder
+	for i, w := range words {
+		if i == n || (i > 0 && b.Len()+1+len(w) > max) {
+			b.WriteString(" …")
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}

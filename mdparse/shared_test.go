@@ -1,0 +1,132 @@
+package mdparse
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedDir is the team's shared data, beside the repository.
+var sharedDir = filepath.Join("..", "..", "shared")
+
+// sharedFiles returns the .md files under dir (relative to sharedDir), or
+// skips the test when the shared data is not there.
+func sharedFiles(t testing.TB, dirs ...string) []string {
+	t.Helper()
+	var files []string
+	for _, d := range dirs {
+		root := filepath.Join(sharedDir, d)
+		if _, err := os.Stat(root); err != nil {
+			t.Skipf("shared data not found at %s (it lives beside the repository): %v", root, err)
+		}
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && strings.HasSuffix(p, ".md") && e.Type().IsRegular() {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+func TestSharedFilesRoundTrip(t *testing.T) {
+	files := sharedFiles(t, filepath.Join("external", "memory-files"), filepath.Join("eval", "store"))
+	if len(files) < 100 {
+		t.Fatalf("found only %d .md files", len(files))
+	}
+	classes := map[string]int{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Parse(f, data)
+		if err != nil {
+			t.Errorf("parse: %v", err)
+			continue
+		}
+		if !bytes.Equal(m.Bytes(), data) {
+			t.Errorf("%s: round trip is not byte-exact", f)
+		}
+		if m.Name == "" {
+			t.Errorf("%s: no name", f)
+		}
+		classes[m.Class]++
+		// An edit touches only its own line.
+		if m.HasFrontmatter() {
+			if err := m.Set(KeyUnverified, []string{"path x/y.go does not exist (2026-11-21)"}); err != nil {
+				t.Errorf("%s: set: %v", f, err)
+				continue
+			}
+			if err := m.Unset(KeyUnverified); err != nil {
+				t.Errorf("%s: unset: %v", f, err)
+				continue
+			}
+			if !bytes.Equal(m.Bytes(), data) {
+				t.Errorf("%s: set then unset of a new key changed the file:\n%s", f, m.Bytes())
+			}
+		}
+		ExtractBody(m.Body)
+	}
+	t.Logf("%d files; classes: %v", len(files), classes)
+}
+
+func TestSharedStoreOverBudget(t *testing.T) {
+	sharedFiles(t, filepath.Join("eval", "store")) // skips when absent
+	path := filepath.Join(sharedDir, "eval", "store", "MEMORY.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := MeasureMemoryIndex("MEMORY.md", data)
+	if b.Fits {
+		t.Fatalf("eval store MEMORY.md fits: %+v", b)
+	}
+	lines := strings.Split(string(data), "\n")
+	if b.CutLine < 2 || b.CutLine > 201 || b.CutLine > len(lines) {
+		t.Fatalf("cut line %d out of range", b.CutLine)
+	}
+	// Everything above the cut is within both limits.
+	above := strings.Join(lines[:b.CutLine-1], "\n") + "\n"
+	if len(above) > MemoryIndexMaxBytes {
+		t.Errorf("%d bytes above the cut", len(above))
+	}
+	if len(b.Hidden) == 0 {
+		t.Errorf("nothing hidden")
+	}
+	t.Logf("lines=%d bytes=%d cut=%d hidden=%d first=%q line=%q", b.Lines, b.Bytes, b.CutLine, len(b.Hidden), b.Hidden[0], lines[b.CutLine-1])
+}
+
+func TestSharedMemoryIndexes(t *testing.T) {
+	files := sharedFiles(t, filepath.Join("external", "memory-files"))
+	for _, f := range files {
+		base := filepath.Base(f)
+		if base != "MEMORY.md" && base != "CLAUDE.md" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if base == "MEMORY.md" {
+			b := MeasureMemoryIndex(f, data)
+			if !b.Fits {
+				t.Logf("%s: over: lines=%d bytes=%d cut=%d hidden=%d", f, b.Lines, b.Bytes, b.CutLine, len(b.Hidden))
+			}
+		} else {
+			b, warn := MeasureClaudeMD(f, data)
+			if warn || !b.Fits {
+				t.Logf("%s: lines=%d bytes=%d warn=%v", f, b.Lines, b.Bytes, warn)
+			}
+		}
+	}
+}
