@@ -1,0 +1,191 @@
+// Package eval measures retrieval quality on a battery of prompts.
+//
+// A battery is JSONL, one prompt per line:
+//
+//	{"id": "p017", "prompt": "...", "previous": "optional previous assistant turn", "expect": ["slug", ...]}
+//
+// expect: [] means the right answer is silence. Run reports hit@1, hit@2 (an
+// expected slug in the top two), the silence rate on expect:[] prompts, the
+// precision of everything injected (at most three results a prompt), and a
+// signed score: +1 for a hit in the top two, 0 for silence on a topical
+// prompt, -1 for injecting only wrong memories; on silence prompts +1 for
+// silence and -1 for any injection. A confident wrong answer costs more than
+// an honest blank.
+//
+// The package imports only the standard library and search.
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mem-dev/mem/search"
+)
+
+// Case is one prompt of a battery.
+type Case struct {
+	ID       string   `json:"id"`
+	Prompt   string   `json:"prompt"`
+	Previous string   `json:"previous,omitempty"`
+	Expect   []string `json:"expect"`
+}
+
+// ReadBattery reads a JSONL battery. Blank lines are skipped.
+func ReadBattery(r io.Reader) ([]Case, error) {
+	var cases []Case
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	seen := map[string]int{}
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var c struct {
+			Case
+			Expect *[]string `json:"expect"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			return nil, fmt.Errorf("battery line %d: %w", n, err)
+		}
+		switch {
+		case c.ID == "":
+			return nil, fmt.Errorf("battery line %d: missing id", n)
+		case c.Expect == nil:
+			return nil, fmt.Errorf("battery line %d: missing expect (use [] for silence)", n)
+		}
+		if prev, ok := seen[c.ID]; ok {
+			return nil, fmt.Errorf("battery line %d: id %q already used on line %d", n, c.ID, prev)
+		}
+		seen[c.ID] = n
+		c.Case.Expect = *c.Expect
+		cases = append(cases, c.Case)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read battery: %w", err)
+	}
+	return cases, nil
+}
+
+// Report is the outcome of a battery run.
+type Report struct {
+	Cases     int     `json:"cases"`
+	HitAt1    float64 `json:"hit_at_1"`  // share of topical prompts whose first result is expected
+	HitAt2    float64 `json:"hit_at_2"`  // share of topical prompts with an expected result in the top two
+	Silence   float64 `json:"silence"`   // share of expect:[] prompts that got nothing
+	Precision float64 `json:"precision"` // share of injected results that were expected
+	Score     int     `json:"score"`     // signed score, see the package doc
+	Misses    []Miss  `json:"misses"`
+}
+
+// Miss is a prompt that did not score +1.
+type Miss struct {
+	ID     string   `json:"id"`
+	Prompt string   `json:"prompt"`
+	Expect []string `json:"expect"`
+	Got    []string `json:"got"`
+}
+
+// Injected is how many results a prompt injects at most.
+const Injected = 3
+
+// Run searches every case and scores the results. limit caps the results a
+// prompt injects (0 or more than Injected means Injected).
+func Run(ix *search.Index, cases []Case, now time.Time, limit int) Report {
+	if limit <= 0 || limit > Injected {
+		limit = Injected
+	}
+	var r Report
+	var topical, hit1, hit2, quiet, silentCases, injected, relevant int
+	for _, c := range cases {
+		q := search.ParseQuery(c.Prompt, c.Previous)
+		res := ix.Search(q, search.Options{Limit: limit, Now: now})
+		got := make([]string, len(res))
+		for i, x := range res {
+			got[i] = x.Slug
+		}
+		expected := func(s string) bool { return slices.Contains(c.Expect, s) }
+		injected += len(got)
+		for _, g := range got {
+			if expected(g) {
+				relevant++
+			}
+		}
+		point := 0
+		if len(c.Expect) == 0 {
+			silentCases++
+			if len(got) == 0 {
+				quiet++
+				point = 1
+			} else {
+				point = -1
+			}
+		} else {
+			topical++
+			if len(got) > 0 && expected(got[0]) {
+				hit1++
+			}
+			switch {
+			case slices.ContainsFunc(got[:min(2, len(got))], expected):
+				hit2++
+				point = 1
+			case len(got) > 0 && !slices.ContainsFunc(got, expected):
+				point = -1
+			}
+		}
+		r.Score += point
+		if point < 1 {
+			r.Misses = append(r.Misses, Miss{ID: c.ID, Prompt: c.Prompt, Expect: c.Expect, Got: got})
+		}
+	}
+	r.Cases = len(cases)
+	r.HitAt1 = ratio(hit1, topical)
+	r.HitAt2 = ratio(hit2, topical)
+	r.Silence = ratio(quiet, silentCases)
+	r.Precision = ratio(relevant, injected)
+	return r
+}
+
+// ratio is n/d, and 1 when there is nothing to measure.
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 1
+	}
+	return float64(n) / float64(d)
+}
+
+// WriteText writes the report for people: the figures, then the misses.
+func (r Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cases %d  hit@1 %.2f  hit@2 %.2f  silence %.2f  precision %.2f  score %+d\n",
+		r.Cases, r.HitAt1, r.HitAt2, r.Silence, r.Precision, r.Score)
+	for _, m := range r.Misses {
+		expect := strings.Join(m.Expect, ", ")
+		if expect == "" {
+			expect = "(silence)"
+		}
+		got := strings.Join(m.Got, ", ")
+		if got == "" {
+			got = "(silence)"
+		}
+		fmt.Fprintf(&b, "miss %s: expect %s; got %s\n  %s\n", m.ID, expect, got, oneLine(m.Prompt, 100))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,108 @@
+package search
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+var tune = flag.Bool("tune", false, "print ranking diagnostics on the dev battery")
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
+
+func fmtInt(n int) string { return strconv.Itoa(n) }
+
+func devIndex(t testing.TB) (*Index, []battCase) {
+	needShared(t)
+	docs := loadStore(t, filepath.Join(sharedDir, "eval", "store"), "project")
+	cases := loadBattery(t, filepath.Join(sharedDir, "eval", "battery-dev.jsonl"))
+	return Build(docs), cases
+}
+
+func TestTuneReport(t *testing.T) {
+	if !*tune {
+		t.Skip("diagnostics: run with -tune")
+	}
+	ix, cases := devIndex(t)
+	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	for _, c := range cases {
+		if len(c.Expect) == 0 {
+			continue
+		}
+		q := ParseQuery(c.Prompt, c.Previous)
+		all := ix.search(q, Options{Limit: 30, Now: now, All: true}, &defaults)
+		pos := -1
+		line := ""
+		for i, r := range all {
+			if slices.Contains(c.Expect, r.Slug) {
+				pos = i
+				break
+			}
+			if i < 3 {
+				line += " " + r.Slug + "=" + fmtFloat(r.Score)
+			}
+		}
+		if pos < 0 || pos >= 2 {
+			t.Logf("%s rank %d of %v:%s\n    q: %s", c.ID, pos+1, c.Expect, line, q)
+		}
+	}
+	m := measure(ix, cases, &defaults, false)
+	t.Log(fmt.Sprintf("rank@2 %.2f hit@1 %.2f hit@2 %.2f silence %.2f precision %.2f score %d", m.rank2, m.hit1, m.hit2, m.silence, m.precision, m.score))
+}
+
+func (m metrics) String() string {
+	return fmt.Sprintf("rank@2 %.2f hit@1 %.2f hit@2 %.2f silence %.2f precision %.2f score %d", m.rank2, m.hit1, m.hit2, m.silence, m.precision, m.score)
+}
+
+// TestTuneSweep varies one ranking constant at a time and, for each value,
+// calibrates the threshold on the battery and prints the best outcome.
+func TestTuneSweep(t *testing.T) {
+	if !*tune {
+		t.Skip("diagnostics: run with -tune")
+	}
+	ix, cases := devIndex(t)
+	base := defaults
+	t.Log("defaults:", calibrate(ix, cases, &base))
+	for _, v := range sweeps {
+		p := base
+		v.set(&p)
+		t.Logf("%-24s %s", v.name, calibrate(ix, cases, &p))
+	}
+}
+
+type sweep struct {
+	name string
+	set  func(*params)
+}
+
+var sweeps = []sweep{
+	{"k1=1.2", func(p *params) { p.k1 = 1.2 }},
+	{"topTerms=1000", func(p *params) { p.topTerms = 1000 }},
+	{"evidence=0", func(p *params) { p.evidence = 0 }},
+	{"unseen=0", func(p *params) { p.unseen = 0 }},
+	{"relative=0", func(p *params) { p.relative = 0 }},
+	{"importance=0", func(p *params) { p.importance = 0 }},
+	{"decayFloor=1", func(p *params) { p.decayFloor = 1 }},
+	{"previous=0", func(p *params) { p.previous = 0 }},
+	{"decayFloor=0.7", func(p *params) { p.decayFloor = 0.7 }},
+	{"decayFloor=0.85", func(p *params) { p.decayFloor = 0.85 }},
+}
+
+// calibrate finds the threshold that maximises the signed score.
+func calibrate(ix *Index, cases []battCase, p *params) string {
+	bestScore, bestT := -1000, 0.0
+	var bestM metrics
+	for th := 0.05; th < 1.0; th += 0.01 {
+		q := *p
+		q.threshold = th
+		m := measure(ix, cases, &q, false)
+		if m.score > bestScore {
+			bestScore, bestT, bestM = m.score, th, m
+		}
+	}
+	return fmt.Sprintf("th %.2f %s", bestT, bestM)
+}

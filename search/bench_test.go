@@ -1,0 +1,79 @@
+package search
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime returns the process's user and system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// loop runs fn b.N times and also reports CPU time per op, which a busy
+// machine does not inflate the way it inflates wall time.
+func loop(b *testing.B, fn func()) {
+	b.ResetTimer()
+	start := cpuTime()
+	for b.Loop() {
+		fn()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// corpus generates a synthetic store of n memories with the shared
+// generator, in a directory removed when the benchmark ends.
+func corpus(b *testing.B, n int) string {
+	needShared(b)
+	if _, err := exec.LookPath("python3"); err != nil {
+		b.Skip("skipping: python3 is needed to generate the corpus")
+	}
+	dir := b.TempDir()
+	out, err := exec.Command("python3", filepath.Join(sharedDir, "bench", "gencorpus.py"),
+		filepath.Join(sharedDir, "external", "memory-files"), dir, itoa(n)).CombinedOutput()
+	if err != nil {
+		b.Fatalf("gencorpus: %v\n%s", err, out)
+	}
+	return dir
+}
+
+func itoa(n int) string { return fmtInt(n) }
+
+func BenchmarkBuild500(b *testing.B) {
+	docs := loadStore(b, corpus(b, 500), "project")
+	loop(b, func() { Build(docs) })
+}
+
+func BenchmarkBuild10k(b *testing.B) {
+	docs := loadStore(b, corpus(b, 10000), "project")
+	loop(b, func() { Build(docs) })
+}
+
+const benchPrompt = "the release config path keeps failing in the deploy hook, can you check the server timeout setting and the data file"
+
+func benchOpenAndSearch(b *testing.B, n int) {
+	docs := loadStore(b, corpus(b, n), "project")
+	path := filepath.Join(b.TempDir(), "index")
+	if err := Build(docs).WriteFile(path, nil); err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	b.ReportMetric(float64(st.Size())/1e6, "MB-cache")
+	loop(b, func() {
+		ix, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Search(ParseQuery(benchPrompt, ""), Options{All: true})
+		ix.Close()
+	})
+}
+
+func BenchmarkOpenAndSearch500(b *testing.B) { benchOpenAndSearch(b, 500) }
+func BenchmarkOpenAndSearch10k(b *testing.B) { benchOpenAndSearch(b, 10000) }

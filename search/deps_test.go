@@ -1,0 +1,25 @@
+package search
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The prompt path links search and eval: they must import only the standard
+// library (and each other).
+func TestStdlibOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping go list in -short mode")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".", "../eval").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		first, _, _ := strings.Cut(p, "/")
+		if strings.Contains(first, ".") && p != "github.com/mem-dev/mem/search" && p != "github.com/mem-dev/mem/eval" {
+			t.Errorf("search/eval depend on %s", p)
+		}
+	}
+}

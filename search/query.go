@@ -1,0 +1,290 @@
+package search
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Query is a search built from a user prompt: weighted terms, and the cleaned
+// text they came from (for logs).
+type Query struct {
+	terms []qterm
+	text  string // cleaned prompt text that the terms came from
+}
+
+type qterm struct {
+	term   string
+	weight float64
+	prompt bool // from the prompt itself (not only the previous turn)
+	entity bool
+}
+
+// Weights of the parts of a prompt.
+const (
+	weightProse    = 1.0
+	weightCode     = 0.5 // pasted logs, stack traces, code blocks
+	weightPrevious = 0.35
+)
+
+// ParseQuery builds a query from a user prompt and, optionally, the text of
+// the previous assistant turn. It drops what is not topic: image markers,
+// URLs (a ticket id in a URL path is kept), conversational filler and
+// stopwords; it splits identifiers and paths, keeping the joined form as an
+// entity term. Pasted logs and code count for less than prose. The previous
+// turn only refines: its terms are used when the prompt has a topic of its
+// own, and are given less weight.
+func ParseQuery(prompt, previous string) Query {
+	var q Query
+	acc := map[string]int{}
+	add := func(t token, w float64, fromPrompt bool) {
+		if i, ok := acc[t.term]; ok {
+			qt := &q.terms[i]
+			qt.weight = max(qt.weight, w)
+			qt.prompt = qt.prompt || fromPrompt
+			return
+		}
+		acc[t.term] = len(q.terms)
+		q.terms = append(q.terms, qterm{term: t.term, weight: w, prompt: fromPrompt, entity: t.entity})
+	}
+	var clean strings.Builder
+	eachSegment(prompt, func(text string, code bool) {
+		w := weightProse
+		if code {
+			w = weightCode
+		}
+		if clean.Len() > 0 {
+			clean.WriteByte(' ')
+		}
+		clean.WriteString(strings.Join(strings.Fields(text), " "))
+		tokenize(text, func(t token) { add(t, w, true) })
+	})
+	q.text = clean.String()
+	if len(q.terms) == 0 {
+		return q // no topic of its own: the previous turn may not create one
+	}
+	eachSegment(previous, func(text string, code bool) {
+		w := weightPrevious
+		if code {
+			w *= weightCode
+		}
+		tokenize(text, func(t token) { add(t, w, false) })
+	})
+	return q
+}
+
+// Empty reports whether the query has no terms of its own.
+func (q Query) Empty() bool { return len(q.terms) == 0 }
+
+// Text returns the cleaned prompt text that the query was built from.
+func (q Query) Text() string { return q.text }
+
+// String lists the query terms with their weights, for logs: terms of the
+// previous turn are marked "+", entities "@".
+func (q Query) String() string {
+	var b strings.Builder
+	for i, t := range q.terms {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if !t.prompt {
+			b.WriteByte('+')
+		}
+		if t.entity {
+			b.WriteByte('@')
+		}
+		b.WriteString(t.term)
+		if t.weight != 1 {
+			b.WriteByte('^')
+			b.WriteString(strconv.FormatFloat(t.weight, 'g', 2, 64))
+		}
+	}
+	return b.String()
+}
+
+// Terms returns the query terms (for tests and logs).
+func (q Query) Terms() []string {
+	out := make([]string, len(q.terms))
+	for i, t := range q.terms {
+		out[i] = t.term
+	}
+	slices.Sort(out)
+	return out
+}
+
+// eachSegment splits raw prompt text into prose and code (fenced blocks and
+// lines that look like logs or stack traces), with markers and URLs removed.
+func eachSegment(s string, fn func(text string, code bool)) {
+	inFence := false
+	var prose strings.Builder
+	flush := func() {
+		if prose.Len() > 0 {
+			fn(prose.String(), false)
+			prose.Reset()
+		}
+	}
+	for line := range strings.Lines(s) {
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		line = stripNoise(line)
+		if inFence || looksLikeLog(trim) {
+			flush()
+			fn(line, true)
+			continue
+		}
+		prose.WriteString(line)
+		prose.WriteByte('\n')
+	}
+	flush()
+}
+
+// stripNoise removes image and paste markers ("[Image #1]") and URLs. From a
+// URL it keeps path segments that look like ticket ids ("LARK-412").
+func stripNoise(s string) string {
+	if !strings.Contains(s, "[") && !strings.Contains(s, "://") && !strings.Contains(s, "www.") {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		if s[0] == '[' {
+			if end := strings.IndexByte(s, ']'); end > 0 && isMarker(s[1:end]) {
+				b.WriteByte(' ')
+				s = s[end+1:]
+				continue
+			}
+		}
+		if n := urlLen(s); n > 0 && (b.Len() == 0 || !isWordByte(lastByte(b.String()))) {
+			for i, seg := range strings.Split(s[:n], "/") {
+				if isTicketID(seg) || urlWords && i >= 3 && isURLWord(seg) {
+					b.WriteByte(' ')
+					b.WriteString(seg)
+				}
+			}
+			b.WriteByte(' ')
+			s = s[n:]
+			continue
+		}
+		b.WriteByte(s[0])
+		s = s[1:]
+	}
+	return b.String()
+}
+
+func lastByte(s string) byte { return s[len(s)-1] }
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// isMarker reports whether the inside of brackets is a client marker such as
+// "Image #1", "Pasted text #2 +40 lines" or "image".
+func isMarker(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, p := range []string{"image", "pasted", "screenshot", "file", "attachment"} {
+		if strings.HasPrefix(s, p) && (len(s) == len(p) || s[len(p)] == ' ' || s[len(p)] == '#') {
+			return true
+		}
+	}
+	return false
+}
+
+// urlLen returns the length of a URL at the start of s, or 0.
+func urlLen(s string) int {
+	i := 0
+	for i < len(s) && i <= 10 && (isWordByte(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.') {
+		i++
+	}
+	switch {
+	case i > 0 && strings.HasPrefix(s[i:], "://") && isScheme(s[:i]):
+	case strings.HasPrefix(s, "www."):
+		i = -3
+	default:
+		return 0
+	}
+	n := i + 3
+	for n < len(s) && !unicode.IsSpace(rune(s[n])) && s[n] != '>' && s[n] != ')' && s[n] != '"' && s[n] != '\'' && s[n] != '`' {
+		n++
+	}
+	return n
+}
+
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// urlWords keeps short path segments of URLs (a repository or section name)
+// as query words; a variable so that tests can measure it.
+var urlWords = true
+
+// isURLWord reports whether a URL path segment is a short name ("ledger",
+// "atlas-web") rather than an id, a hash or a title slug.
+func isURLWord(seg string) bool {
+	if seg == "" || len(seg) > 24 || strings.Count(seg, "-") > 1 || strings.ContainsAny(seg, "?=&%#.") {
+		return false
+	}
+	for i := 0; i < len(seg); i++ {
+		if isDigit(seg[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isTicketID reports whether s looks like "ABC-123".
+func isTicketID(s string) bool {
+	i := strings.IndexByte(s, '-')
+	if i < 2 || i == len(s)-1 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if !(s[j] >= 'A' && s[j] <= 'Z' || s[j] >= 'a' && s[j] <= 'z') {
+			return false
+		}
+	}
+	return isNumber(s[i+1:])
+}
+
+// looksLikeLog reports whether a line reads like machine output rather than
+// prose: a timestamp or log level up front, a stack frame, a diff line, or
+// few letters among many symbols.
+func looksLikeLog(line string) bool {
+	if line == "" {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(line, "at ") && strings.ContainsAny(line, "(:"),
+		strings.HasPrefix(line, "File \""), strings.HasPrefix(line, "Traceback"),
+		strings.HasPrefix(line, "goroutine "), strings.HasPrefix(line, "panic:"),
+		strings.HasPrefix(line, "diff --git"), strings.HasPrefix(line, "@@ "),
+		strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "),
+		strings.HasPrefix(line, "$ "):
+		return true
+	}
+	// Leading date or time: 2026-11-10, 14:02:11.
+	if len(line) >= 8 && isDigit(line[0]) && isDigit(line[1]) && (line[2] == ':' || (isDigit(line[2]) && isDigit(line[3]) && line[4] == '-')) {
+		return true
+	}
+	letters, others := 0, 0
+	for _, r := range line {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsSpace(r):
+		default:
+			others++
+		}
+	}
+	return others > 8 && others*2 > letters
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,0 +1,283 @@
+package search
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Options of a search.
+type Options struct {
+	Limit     int       // results at most; 0 means 3
+	Now       time.Time // for recency decay; zero means time.Now()
+	Threshold float64   // minimum score of the best result; 0 means DefaultThreshold
+	All       bool      // ignore the threshold (debugging)
+}
+
+// Result is one memory found, with what a renderer needs.
+type Result struct {
+	Slug, Path, Store string
+	Name, Class       string
+	Modified          time.Time
+	Line              int
+	Score             float64  // normalised: comparable across queries, see DefaultThreshold
+	Labels            []string // "superseded by X", "unverified: <reason>"
+	Snippet           string   // the description, else the first line of the body
+}
+
+// DefaultThreshold is the score the best result must reach for a search to
+// return anything. It was calibrated once, on the whole development battery.
+const DefaultThreshold = 0.20
+
+// params are the ranking constants. They are a variable so that the tests can
+// measure alternatives; nothing changes them at run time.
+type params struct {
+	threshold    float64
+	k1           float64
+	weight, b    [numFields]float64
+	topTerms     int     // the query's best possible score counts this many of its best terms
+	unseen       float64 // weight, in the best possible score, of query terms the store never uses
+	evidence     float64 // added to the best possible score, in units of the largest idf: short queries need more
+	minTopicIDF  float64 // the prompt's own matched terms must reach this idf mass
+	importance   float64 // score multiplier per importance point above or below 5
+	halfLife     float64 // days, for classes that decay
+	decayFloor   float64 // what fully decayed memories keep
+	superseded   float64 // multiplier for superseded memories
+	relative     float64 // results after the first must reach this share of its score
+	entityWeight float64 // query weight of entity terms
+	previous     float64 // query weight of terms from the previous turn
+}
+
+var defaults = params{
+	threshold:    DefaultThreshold,
+	k1:           1.6,
+	weight:       [numFields]float64{3, 2, 2.5, 2, 1},
+	b:            [numFields]float64{0.3, 0.5, 0.3, 0.2, 0.75},
+	topTerms:     3,
+	unseen:       0.3,
+	evidence:     1.6,
+	minTopicIDF:  0,
+	importance:   0.03,
+	halfLife:     150,
+	decayFloor:   0.7,
+	superseded:   0.5,
+	relative:     0.6,
+	entityWeight: 1,
+	previous:     weightPrevious,
+}
+
+func decays(class string) bool {
+	switch class {
+	case "rule", "preference":
+		return false
+	}
+	return true
+}
+
+type scored struct {
+	doc   int
+	score float64
+}
+
+// Search ranks the memories for q. It returns nothing unless the best result
+// reaches the threshold: silence is better than noise.
+func (ix *Index) Search(q Query, opt Options) []Result {
+	return ix.search(q, opt, &defaults)
+}
+
+func (ix *Index) idf(df int) float64 {
+	n := float64(ix.nDocs)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+type termStat struct {
+	qterm
+	entry int
+	idf   float64
+}
+
+func (ix *Index) search(q Query, opt Options, p *params) []Result {
+	if ix.nDocs == 0 || q.Empty() {
+		return nil
+	}
+	limit := opt.Limit
+	if limit <= 0 {
+		limit = 3
+	}
+	now := opt.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	threshold := opt.Threshold
+	if threshold == 0 {
+		threshold = p.threshold
+	}
+
+	// Look the terms up; measure the prompt's own topic mass.
+	maxIDF := ix.idf(0)
+	stats := make([]termStat, 0, len(q.terms))
+	var unseenMass, topicMass float64
+	for _, t := range q.terms {
+		if t.entity {
+			t.weight *= p.entityWeight
+		}
+		if !t.prompt {
+			t.weight *= p.previous / weightPrevious
+		}
+		e := ix.lookup(t.term)
+		if e < 0 {
+			if t.prompt {
+				unseenMass += t.weight * maxIDF
+			}
+			continue
+		}
+		st := termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))}
+		if t.prompt && t.weight >= weightProse {
+			topicMass += st.idf
+		}
+		stats = append(stats, st)
+	}
+	if len(stats) == 0 || topicMass < p.minTopicIDF {
+		return nil
+	}
+
+	scores := make([]float64, ix.nDocs)
+	ix.accumulate(stats, scores, p)
+
+	// The query's best possible score: the mass of its best terms.
+	masses := make([]float64, 0, len(stats))
+	for _, st := range stats {
+		masses = append(masses, st.weight*st.idf)
+	}
+	slices.SortFunc(masses, func(a, b float64) int { return cmpDesc(a, b) })
+	best := p.evidence*maxIDF + p.unseen*unseenMass
+	for i, m := range masses {
+		if i >= p.topTerms {
+			break
+		}
+		best += m
+	}
+
+	top := ix.rank(scores, best, now, limit, p)
+	if len(top) == 0 {
+		return nil
+	}
+
+	if !opt.All && top[0].score < threshold {
+		return nil
+	}
+	var out []Result
+	for _, s := range top {
+		if len(out) >= limit {
+			break
+		}
+		if !opt.All && len(out) > 0 && s.score < p.relative*top[0].score {
+			break
+		}
+		d, ok := ix.doc(s.doc)
+		if !ok {
+			continue
+		}
+		out = append(out, result(d, s.score))
+	}
+	return out
+}
+
+// accumulate adds each term's BM25F contribution to scores.
+func (ix *Index) accumulate(stats []termStat, scores []float64, p *params) {
+	for _, st := range stats {
+		post, ok := ix.postings(st.entry)
+		if !ok {
+			continue
+		}
+		w := st.weight * st.idf
+		ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+			n := ix.sec[secNorms][doc*normSize:]
+			var t float64
+			for f := range numFields {
+				if tf[f] == 0 {
+					continue
+				}
+				l := float64(uint16(n[2*f]) | uint16(n[2*f+1])<<8)
+				t += p.weight[f] * float64(tf[f]) / (1 - p.b[f] + p.b[f]*l/ix.avgLen[f])
+			}
+			scores[doc] += w * t / (p.k1 + t)
+		})
+	}
+}
+
+// rank normalises raw scores by the query's best possible score, applies
+// the importance, recency and supersession multipliers, and returns the k
+// best, best first. It keeps a small sorted array rather than sorting every
+// candidate: at 10,000 memories a common word matches thousands.
+func (ix *Index) rank(scores []float64, best float64, now time.Time, k int, p *params) []scored {
+	top := make([]scored, 0, k+1)
+	nowDays := float64(now.Unix()) / 86400
+	maxMult := 1 + p.importance*5
+	for doc, s := range scores {
+		if s <= 0 {
+			continue
+		}
+		s /= best
+		if len(top) == k && s*maxMult <= top[k-1].score {
+			continue
+		}
+		nm := ix.norm(doc)
+		m := 1 + p.importance*float64(nm.importance-5)
+		if decays(nm.class) && nm.modDays > 0 {
+			age := max(0, nowDays-float64(nm.modDays))
+			m *= p.decayFloor + (1-p.decayFloor)*math.Exp2(-age/p.halfLife)
+		}
+		if nm.superseded {
+			m *= p.superseded
+		}
+		s *= m
+		if len(top) == k && s <= top[k-1].score {
+			continue
+		}
+		// Insert in order; ties keep index order.
+		i := len(top)
+		for i > 0 && top[i-1].score < s {
+			i--
+		}
+		top = slices.Insert(top, i, scored{doc, s})
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top
+}
+
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+func result(d Doc, score float64) Result {
+	r := Result{
+		Slug: d.Slug, Path: d.Path, Store: d.Store, Name: d.Name, Class: d.Class,
+		Modified: d.Modified, Line: d.Line, Score: score,
+	}
+	if d.SupersededBy != "" {
+		r.Labels = append(r.Labels, "superseded by "+d.SupersededBy)
+	}
+	for _, u := range d.Unverified {
+		r.Labels = append(r.Labels, "unverified: "+u)
+	}
+	r.Snippet = strings.TrimSpace(d.Description)
+	if r.Snippet == "" {
+		for line := range strings.Lines(d.Body) {
+			if line = strings.TrimSpace(line); line != "" {
+				r.Snippet = line
+				break
+			}
+		}
+	}
+	return r
+}

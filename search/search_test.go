@@ -1,0 +1,340 @@
+package search
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"github.com/mem-dev/mem/fresh"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStem(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"running", "run"}, {"runs", "run"}, {"deployments", "deploy"}, {"deployed", "deploy"},
+		{"rounding", "round"}, {"rounded", "round"}, {"caresses", "caress"}, {"ponies", "poni"},
+		{"ties", "tie"}, {"cats", "cat"}, {"generously", "generous"}, {"happy", "happi"},
+		{"hopping", "hop"}, {"hoping", "hope"}, {"national", "nation"}, {"relational", "relat"},
+		{"migrations", "migrat"}, {"migrate", "migrat"}, {"skies", "sky"}, {"news", "news"},
+		{"tax", "tax"}, {"go", "go"}, {"k8s", "k8s"}, {"café", "café"},
+	} {
+		if got := Stem(c.in); got != c.want {
+			t.Errorf("Stem(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestTokens(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"Rounding the total", []string{"round", "total"}},
+		{"See shop/checkout/tax.py.", []string{"shop/checkout/tax.py", "tax.py", "shop", "checkout", "tax", "py"}},
+		{"grab LARK-412 next", []string{"lark-412", "lark", "412", "grab"}},
+		{"ExpirePasses", []string{"expirepasses", "expir", "pass"}},
+		{"HTTPServer", []string{"httpserver", "http", "server"}},
+		{"instructor_id column", []string{"instructor_id", "instructor", "id", "column"}},
+		{"atlas-web's build", []string{"atlas-web's", "atlas", "web", "build"}},
+		{"Ünïcode Straße", []string{"ünïcode", "straße"}},
+		{"hey can you just quickly check, thanks!", []string{"check"}},
+	} {
+		got := Tokens(c.in)
+		slices.Sort(got)
+		want := slices.Clone(c.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("Tokens(%q) = %q, want %q", c.in, got, want)
+		}
+	}
+}
+
+func TestParseQuery(t *testing.T) {
+	for _, c := range []struct {
+		name, prompt, previous string
+		want                   []string // terms, sorted; nil = no topic
+	}{
+		{"filler only", "ok go ahead", "", nil},
+		{"filler with punctuation", "sounds right, go ahead!", "", nil},
+		{"thanks", "thanks!", "", nil},
+		{"previous never creates a topic", "yes please", "I'll rotate the Stripe webhook secret in Doppler.", nil},
+		{"previous never creates a topic 2", "ok do it", "I can add the bookings index with CREATE INDEX CONCURRENTLY.", nil},
+		{"previous refines", "who reviews that", "Opened the ledger PR.", []string{"+ledger", "+open", "+pr", "review"}},
+		{"image marker and URL stripped", "[Image #1] broken, see https://example.com/a/b?c=1", "", []string{"broken"}},
+		{"ticket id kept from URL", "look at https://linear.app/acme/issue/ACME-12/some-long-title-here", "", []string{"12", "@acme-12", "acm", "issu"}},
+		{"identifiers kept", "write tests for ExpirePasses in internal/passes/expire.go", "",
+			[]string{"@expire.go", "@expirepasses", "@internal/passes/expire.go", "expir", "intern", "pass", "test", "write"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := ParseQuery(c.prompt, c.previous)
+			var got []string
+			for _, qt := range q.terms {
+				s := qt.term
+				if qt.entity {
+					s = "@" + s
+				}
+				if !qt.prompt {
+					s = "+" + s
+				}
+				got = append(got, s)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("terms = %q, want %q (query %s)", got, c.want, q)
+			}
+			if (c.want == nil) != q.Empty() {
+				t.Errorf("Empty() = %v", q.Empty())
+			}
+		})
+	}
+}
+
+func TestParseQueryLogWeight(t *testing.T) {
+	q := ParseQuery("CI fails:\n```\npanic: nil map in sqlc\n```\n", "")
+	for _, qt := range q.terms {
+		if qt.term == "sqlc" && qt.weight != weightCode {
+			t.Errorf("sqlc from a code block has weight %v, want %v", qt.weight, weightCode)
+		}
+		if qt.term == "ci" && qt.weight != weightProse {
+			t.Errorf("ci from prose has weight %v", qt.weight)
+		}
+	}
+}
+
+var fixtureNow = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+
+func fixtureDocs(t testing.TB) []Doc {
+	docs := loadStore(t, filepath.Join("testdata", "store"), "project")
+	if len(docs) < 5 {
+		t.Fatalf("fixture store has %d memories", len(docs))
+	}
+	return docs
+}
+
+func TestSearchFixtures(t *testing.T) {
+	ix := Build(fixtureDocs(t))
+	for _, c := range []struct {
+		prompt, previous string
+		want             string // first slug; "" = silence
+	}{
+		{"the VAT on spanish orders is one cent off again", "", "vat-rounding"},
+		{"why is tax.py rounding the total", "", "vat-rounding"},
+		{"how do I cut the weekly release?", "", "release-procedure"},
+		{"ok go ahead", "I'll cut the weekly release now.", ""},
+		{"thanks!", "", ""},
+		{"what's the difference between a mutex and a semaphore", "", ""},
+	} {
+		res := ix.Search(ParseQuery(c.prompt, c.previous), Options{Now: fixtureNow})
+		got := ""
+		if len(res) > 0 {
+			got = res[0].Slug
+		}
+		if got != c.want {
+			t.Errorf("%q: first = %q, want %q (%v)", c.prompt, got, c.want, res)
+		}
+	}
+}
+
+func TestLabels(t *testing.T) {
+	ix := Build(fixtureDocs(t))
+	res := ix.Search(ParseQuery("deploys on fridays to production", ""), Options{Now: fixtureNow, All: true, Limit: 10})
+	var found bool
+	for _, r := range res {
+		if r.Slug == "friday-deploys-old" {
+			found = true
+			want := []string{"superseded by never-deploy-fridays", "unverified: path deploy/freeze.sh does not exist (2026-11-01)"}
+			if !reflect.DeepEqual(r.Labels, want) {
+				t.Errorf("labels = %q, want %q", r.Labels, want)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("superseded memory not findable: %v", res)
+	}
+	if res[0].Slug != "never-deploy-fridays" {
+		t.Errorf("superseded memory ranks first: %v", res[0].Slug)
+	}
+	if res[0].Snippet == "" {
+		t.Error("no snippet")
+	}
+}
+
+func TestCacheRoundTrip(t *testing.T) {
+	docs := fixtureDocs(t)
+	ix := Build(docs)
+	path := filepath.Join(t.TempDir(), "index")
+	sources := []Source{{Path: "a", ModNs: 12, Size: 34, Kind: fresh.Dir}, {Path: "b/c.md", ModNs: -1, Size: 0}}
+	if err := ix.WriteFile(path, sources); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	if !reflect.DeepEqual(got.Sources(), sources) {
+		t.Errorf("sources = %v, want %v", got.Sources(), sources)
+	}
+	gotDocs := got.Docs()
+	if got.Err() != nil {
+		t.Fatal(got.Err())
+	}
+	for i := range docs {
+		docs[i].Modified = docs[i].Modified.UTC()
+		if len(docs[i].Tags) == 0 {
+			docs[i].Tags = nil
+		}
+		if len(docs[i].Aliases) == 0 {
+			docs[i].Aliases = nil
+		}
+		if len(docs[i].Unverified) == 0 {
+			docs[i].Unverified = nil
+		}
+	}
+	if !reflect.DeepEqual(gotDocs, docs) {
+		t.Errorf("docs differ after round trip")
+	}
+	q := ParseQuery("spanish vat rounding", "")
+	a, b := ix.Search(q, Options{Now: fixtureNow}), got.Search(q, Options{Now: fixtureNow})
+	if !reflect.DeepEqual(a, b) || len(a) == 0 {
+		t.Errorf("search differs: built %v, opened %v", a, b)
+	}
+	if got.Err() != nil {
+		t.Error(got.Err())
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ix := Build(fixtureDocs(t))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index")
+	if err := ix.WriteFile(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	try := func(name string, data []byte, want error) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := Open(p)
+		if !errors.Is(err, want) {
+			t.Errorf("%s: err = %v, want %v", name, err, want)
+		}
+		if ix != nil {
+			ix.Close()
+		}
+	}
+	try("empty", nil, ErrCorrupt)
+	try("garbage", []byte("not an index at all, not at all, no"), ErrCorrupt)
+	try("truncated", good[:len(good)/2], ErrCorrupt)
+	flipped := bytes.Clone(good)
+	flipped[binary.LittleEndian.Uint64(good[16+secDict*secEntrySize:])+5] ^= 0x40
+	try("flipped", flipped, ErrCorrupt)
+	header := bytes.Clone(good)
+	header[20] ^= 1
+	try("header", header, ErrCorrupt)
+	v := bytes.Clone(good)
+	binary.LittleEndian.PutUint32(v[8:], version+1)
+	try("version", v, ErrVersion)
+	if _, err := Open(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: err = %v", err)
+	}
+}
+
+// A flipped byte in a postings list or a document record is caught when it
+// is read: Search skips it and Err reports it.
+func TestLazyCorruption(t *testing.T) {
+	ix := Build(fixtureDocs(t))
+	path := filepath.Join(t.TempDir(), "index")
+	if err := ix.WriteFile(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	e := data[16+secDocs*secEntrySize:]
+	off := binary.LittleEndian.Uint64(e)
+	n := binary.LittleEndian.Uint64(e[8:])
+	data[off+n-2] ^= 0x20 // last byte of the last record
+	os.WriteFile(path, data, 0o644)
+	got, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	if docs := got.Docs(); docs != nil {
+		t.Errorf("Docs of a corrupt cache = %d docs, want nil", len(docs))
+	}
+	if !errors.Is(got.Err(), ErrCorrupt) {
+		t.Errorf("Err = %v", got.Err())
+	}
+}
+
+func TestEmptyIndex(t *testing.T) {
+	ix := Build(nil)
+	if res := ix.Search(ParseQuery("anything at all", ""), Options{All: true}); res != nil {
+		t.Errorf("results from an empty index: %v", res)
+	}
+	path := filepath.Join(t.TempDir(), "index")
+	if err := ix.WriteFile(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzOpen(f *testing.F) {
+	ix := Build(fixtureDocs(f))
+	path := filepath.Join(f.TempDir(), "index")
+	if err := ix.WriteFile(path, []Source{{Path: "x", ModNs: 1}}); err != nil {
+		f.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	f.Add(good)
+	f.Add(good[:headerSize])
+	f.Add([]byte(magic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ix, err := load(data)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		ix.Search(ParseQuery("spanish vat rounding release tax.py", ""), Options{All: true, Now: fixtureNow})
+		ix.Docs()
+		ix.Sources()
+	})
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{
+		"ok go ahead", "[Image #1] see https://x.y/a/LARK-1/b", "```\npanic: x\n```", "ExpirePasses in a/b.go",
+		"2026-11-10 14:02:11 --> invoice.paid", "www.", "[", "https://", "a'b’c", "\xff\xfe",
+	} {
+		f.Add(s, "previous turn")
+	}
+	ix := Build(fixtureDocs(f))
+	f.Fuzz(func(t *testing.T, prompt, previous string) {
+		q := ParseQuery(prompt, previous)
+		_ = q.String()
+		for _, qt := range q.terms {
+			if qt.term == "" || strings.ContainsFunc(qt.term, func(r rune) bool { return r == ' ' || r == '\n' }) {
+				t.Fatalf("bad term %q", qt.term)
+			}
+		}
+		if q.Empty() && !q.Empty() {
+			t.Fatal()
+		}
+		ix.Search(q, Options{All: true, Now: fixtureNow})
+	})
+}

@@ -1,0 +1,209 @@
+package search
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// sharedDir is the team's shared data (eval store, battery, external data).
+var sharedDir = filepath.Join("..", "..", "shared")
+
+func needShared(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat(sharedDir); err != nil {
+		t.Skipf("skipping: %s not present (shared eval data lives beside the repository)", sharedDir)
+	}
+}
+
+// loadStore is a test-only loader: it reads every *.md memory under dir
+// (MEMORY.md excepted) with a YAML frontmatter into Docs.
+func loadStore(t testing.TB, dir, store string) []Doc {
+	t.Helper()
+	var docs []Doc
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".md") || d.Name() == "MEMORY.md" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		doc, ok := parseMemory(string(data))
+		if !ok {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		doc.Slug = strings.TrimSuffix(filepath.Base(path), ".md")
+		doc.Path = filepath.ToSlash(filepath.Join(".claude/agent-memory", rel))
+		doc.Store = store
+		docs = append(docs, doc)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+func parseMemory(text string) (Doc, bool) {
+	if !strings.HasPrefix(text, "---\n") {
+		return Doc{}, false
+	}
+	end := strings.Index(text[4:], "\n---")
+	if end < 0 {
+		return Doc{}, false
+	}
+	front, body := text[4:4+end], text[4+end+4:]
+	var fm struct {
+		Name, Description, Class, Type string
+		Importance                     int
+		Modified                       string
+		Tags, Aliases, Unverified      []string
+		SupersededBy                   string `yaml:"superseded_by"`
+	}
+	if err := yaml.Unmarshal([]byte(front), &fm); err != nil {
+		return Doc{}, false
+	}
+	class := fm.Class
+	if class == "" {
+		class = map[string]string{"user": "preference", "feedback": "rule", "project": "fact", "reference": "reference"}[fm.Type]
+	}
+	var mod time.Time
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if m, err := time.Parse(layout, fm.Modified); err == nil {
+			mod = m
+			break
+		}
+	}
+	return Doc{
+		Name: fm.Name, Description: fm.Description, Class: class, Importance: fm.Importance,
+		Modified: mod, Tags: fm.Tags, Aliases: fm.Aliases, Unverified: fm.Unverified,
+		SupersededBy: fm.SupersededBy, Body: plainText(body),
+	}, true
+}
+
+// plainText removes the commonest markdown markup.
+func plainText(md string) string {
+	r := strings.NewReplacer("**", "", "__", "", "`", "", "](", " ", "[", "", "](", " ")
+	var b strings.Builder
+	for line := range strings.Lines(md) {
+		line = strings.TrimLeft(line, "#>-* \t")
+		b.WriteString(r.Replace(line))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type battCase struct {
+	ID, Prompt, Previous string
+	Expect               []string
+}
+
+func loadBattery(t testing.TB, path string) []battCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []battCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c battCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+type metrics struct {
+	hit1, hit2, silence, precision float64
+	rank2                          float64 // hit@2 with the threshold ignored
+	score                          int
+	misses                         []string
+}
+
+// measure scores a battery like package eval does (which imports search, so
+// this internal test cannot use it).
+func measure(ix *Index, cases []battCase, p *params, verbose bool) metrics {
+	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	var m metrics
+	var topical, h1, h2, quiet, silent, inj, rel int
+	for _, c := range cases {
+		q := ParseQuery(c.Prompt, c.Previous)
+		res := ix.search(q, Options{Limit: 3, Now: now}, p)
+		if len(c.Expect) > 0 {
+			for i, r := range ix.search(q, Options{Limit: 2, Now: now, All: true}, p) {
+				if slices.Contains(c.Expect, r.Slug) && i < 2 {
+					m.rank2++
+				}
+			}
+		}
+		var got []string
+		for _, r := range res {
+			got = append(got, r.Slug)
+			if slices.Contains(c.Expect, r.Slug) {
+				rel++
+			}
+		}
+		inj += len(got)
+		ok := false
+		if len(c.Expect) == 0 {
+			silent++
+			if len(got) == 0 {
+				quiet++
+				ok = true
+				m.score++
+			} else {
+				m.score--
+			}
+		} else {
+			topical++
+			if len(got) > 0 && slices.Contains(c.Expect, got[0]) {
+				h1++
+			}
+			if slices.ContainsFunc(got[:min(2, len(got))], func(s string) bool { return slices.Contains(c.Expect, s) }) {
+				h2++
+				ok = true
+				m.score++
+			} else if len(got) > 0 && !slices.ContainsFunc(got, func(s string) bool { return slices.Contains(c.Expect, s) }) {
+				m.score--
+			}
+		}
+		if !ok {
+			line := c.ID + " expect " + strings.Join(c.Expect, ",") + " got " + strings.Join(got, ",")
+			if verbose {
+				all := ix.search(q, Options{Limit: 5, Now: now, All: true}, p)
+				line += "\n    q: " + q.String() + "\n   "
+				for _, r := range all {
+					line += " " + r.Slug + "=" + strings.TrimRight(strings.TrimRight(ftoa(r.Score), "0"), ".")
+				}
+			}
+			m.misses = append(m.misses, line)
+		}
+	}
+	m.hit1 = float64(h1) / float64(max(1, topical))
+	m.hit2 = float64(h2) / float64(max(1, topical))
+	m.rank2 /= float64(max(1, topical))
+	m.silence = float64(quiet) / float64(max(1, silent))
+	m.precision = 1
+	if inj > 0 {
+		m.precision = float64(rel) / float64(inj)
+	}
+	return m
+}
+
+func ftoa(f float64) string { return strings.TrimSpace(strings.Replace(fmtFloat(f), "+", "", 1)) }

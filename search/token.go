@@ -1,0 +1,217 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A token is one index or query term.
+type token struct {
+	term   string
+	entity bool // a whole identifier, path, file name or ticket id, kept joined and unstemmed
+}
+
+// Tokens returns the terms that text contributes to the index, in order:
+// lowercase, split at camelCase, snake_case, kebab-case, paths and dotted
+// names, stopwords dropped, words stemmed (Porter2). Identifiers that were
+// split also yield the joined identifier as an entity term ("tax.py",
+// "lark-412", "expirepasses"), and paths their file name.
+func Tokens(text string) []string {
+	var out []string
+	tokenize(text, func(t token) { out = append(out, t.term) })
+	return out
+}
+
+// tokenize calls emit for every term of text.
+func tokenize(text string, emit func(token)) { tokenizeCached(text, nil, emit) }
+
+// tokenizeCached is tokenize with a cache of word → term ("" for a
+// stopword), which Build shares across documents: words repeat, and
+// stemming is most of the cost of indexing.
+func tokenizeCached(text string, cache map[string]string, emit func(token)) {
+	var buf []byte
+	for len(text) > 0 {
+		// Skip whitespace.
+		r, n := utf8.DecodeRuneInString(text)
+		if unicode.IsSpace(r) {
+			text = text[n:]
+			continue
+		}
+		end := 0
+		for end < len(text) {
+			r, n := utf8.DecodeRuneInString(text[end:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			end += n
+		}
+		buf = tokenizeChunk(text[:end], buf, cache, emit)
+		text = text[end:]
+	}
+}
+
+// trimPunct trims punctuation that surrounds a chunk but is not part of it.
+func trimPunct(s string) string {
+	isEdge := func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '~' && r != '$'
+	}
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return isEdge(r) && r != '.' && r != '/' && r != '@' && r != '#' })
+	s = strings.TrimRightFunc(s, isEdge)
+	s = strings.TrimLeft(s, "./")
+	return s
+}
+
+func isSep(r rune) bool {
+	switch r {
+	case '-', '_', '.', '/', ':', '#', '@', '\\':
+		return true
+	}
+	return false
+}
+
+func tokenizeChunk(chunk string, buf []byte, cache map[string]string, emit func(token)) []byte {
+	c := trimPunct(chunk)
+	if c == "" {
+		return buf
+	}
+	// Entity: a chunk with an internal separator or an inner capital.
+	if len(c) <= 80 && isIdentifier(c) {
+		ent := strings.ToLower(c)
+		emit(token{term: ent, entity: true})
+		// A path also yields its file name ("shop/checkout/tax.py" → "tax.py").
+		if i := strings.LastIndexAny(ent, "/\\"); i >= 0 && i+1 < len(ent) {
+			base := ent[i+1:]
+			if strings.ContainsAny(base, "-_.") {
+				emit(token{term: base, entity: true})
+			}
+		}
+	}
+	// Words: runs of letters and digits, split at camelCase boundaries.
+	start := -1
+	var prev rune
+	flush := func(end int) {
+		if start >= 0 {
+			buf = emitWord(c[start:end], buf, cache, emit)
+		}
+		start = -1
+	}
+	for i, r := range c {
+		isWordRune := unicode.IsLetter(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && start >= 0
+		if !isWordRune {
+			flush(i)
+			prev = r
+			continue
+		}
+		if start < 0 {
+			start = i
+		} else if unicode.IsUpper(r) {
+			// aB → a|B; ABc → A|Bc.
+			if unicode.IsLower(prev) {
+				flush(i)
+				start = i
+			} else if unicode.IsUpper(prev) {
+				next, _ := utf8.DecodeRuneInString(c[i+utf8.RuneLen(r):])
+				if unicode.IsLower(next) && i+utf8.RuneLen(r) < len(c) {
+					flush(i)
+					start = i
+				}
+			}
+		}
+		prev = r
+	}
+	flush(len(c))
+	return buf
+}
+
+// isIdentifier reports whether c (trimmed) is worth keeping whole: it has a
+// separator between two word characters, or a lower-to-upper case change.
+func isIdentifier(c string) bool {
+	var prev rune = -1
+	sep, upperInside, lower := false, false, false
+	words := 0
+	for i, r := range c {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case alnum && sep && prev != -1:
+			return words > 0
+		case alnum:
+			if unicode.IsUpper(r) && i > 0 && unicode.IsLetter(prev) {
+				upperInside = true
+			}
+			lower = lower || unicode.IsLower(r)
+			words++
+		case isSep(r) && words > 0:
+			sep = true
+		default:
+			if !isSep(r) {
+				sep = false
+				words = 0
+			}
+		}
+		prev = r
+	}
+	return upperInside && lower
+}
+
+// emitWord lowercases, filters and stems one word.
+func emitWord(w string, buf []byte, cache map[string]string, emit func(token)) []byte {
+	buf = buf[:0]
+	for _, r := range w {
+		if r == '’' {
+			r = '\''
+		}
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			buf = append(buf, byte(r))
+		} else {
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		}
+	}
+	if cache != nil {
+		if term, ok := cache[string(buf)]; ok {
+			if term != "" {
+				emit(token{term: term})
+			}
+			return buf
+		}
+	}
+	term := wordTerm(string(buf))
+	if cache != nil {
+		cache[string(buf)] = term
+	}
+	if term != "" {
+		emit(token{term: term})
+	}
+	return buf
+}
+
+// wordTerm returns the term of a lowercase word, or "" when it is not one.
+func wordTerm(s string) string {
+	if isStopword(s) {
+		return ""
+	}
+	// Drop possessives and stray apostrophes.
+	if strings.ContainsRune(s, '\'') {
+		s = strings.TrimSuffix(s, "'s")
+		s = strings.ReplaceAll(s, "'", "")
+	}
+	if utf8.RuneCountInString(s) < 2 || len(s) > 40 || isStopword(s) {
+		return ""
+	}
+	if isNumber(s) && len(s) > 8 {
+		return ""
+	}
+	return Stem(s)
+}
+
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
