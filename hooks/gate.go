@@ -1,0 +1,569 @@
+package hooks
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/transcript"
+)
+
+// Gate thresholds.
+const (
+	gateMinToolCalls    = 3  // no check before the session made this many tool calls
+	gateMinAssistant    = 2  // new assistant entries needed between two checks
+	gateMaxEditedKept   = 64 // edited paths kept in the state per window
+	gateMaxEditedShown  = 5  // edited paths named in the message
+	gateStateVersion    = 1
+	gateMaxInput        = 1 << 20
+	gateStateMaxAge     = 30 * 24 * time.Hour
+	gateLookupExtension = ".lookup"
+)
+
+// StopInput is the part of Claude Code's Stop hook input the gate reads.
+type StopInput struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	CWD            string `json:"cwd"`
+	StopHookActive bool   `json:"stop_hook_active"`
+}
+
+// GateResult is what one stop decided.
+type GateResult struct {
+	Checked  bool     // a check ran at this stop
+	Block    bool     // send the agent back
+	Edited   []string // files edited in the window without a store (when blocked for it)
+	NoLookup bool     // blocked (also) because the session looked nothing up
+	Message  string   // what to tell the agent, when Block
+}
+
+// Gate runs the Stop hook: it reads Claude Code's Stop input from in and
+// returns the process exit code, 2 with a message on stderr to send the
+// agent back, 0 to let it stop. It fails open: any error of its own returns
+// 0 and is logged to <CacheDir>/hook.log when the cache directory is known.
+func Gate(in io.Reader, stderr io.Writer, now time.Time) (exitCode int) {
+	var cacheDir string
+	defer func() {
+		// A panic would exit 2, which blocks the agent: fail open instead.
+		if r := recover(); r != nil {
+			gateLog(cacheDir, now, fmt.Errorf("panic: %v", r))
+			exitCode = 0
+		}
+	}()
+	var input StopInput
+	b, err := io.ReadAll(io.LimitReader(in, gateMaxInput))
+	if err == nil {
+		err = json.Unmarshal(b, &input)
+	}
+	dir := input.CWD
+	if dir == "" {
+		dir = os.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if dir == "" {
+		return 0 // no way to know where to log
+	}
+	place, perr := locate.Find(dir, "")
+	if perr != nil || place.CommonDir == "" {
+		return 0 // not in a git repository: no cache dir, nothing to log to
+	}
+	cacheDir = place.CacheDir()
+	if err != nil {
+		gateLog(cacheDir, now, fmt.Errorf("read stop input: %w", err))
+		return 0
+	}
+	res, err := CheckStop(input, place, now)
+	if err != nil {
+		gateLog(cacheDir, now, err)
+		return 0
+	}
+	if !res.Block {
+		return 0
+	}
+	io.WriteString(stderr, res.Message)
+	return 2
+}
+
+// CheckStop is the gate's core: it reads the transcript from where the
+// previous stop of the session left off, updates the session's state under
+// place.CacheDir() and says whether to send the agent back. On error the
+// state is left as it was.
+func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, error) {
+	if in.SessionID == "" {
+		return GateResult{}, errors.New("gate: stop input has no session_id")
+	}
+	if in.TranscriptPath == "" {
+		return GateResult{}, errors.New("gate: stop input has no transcript_path")
+	}
+	if fi, err := os.Stat(place.Store); err != nil || !fi.IsDir() {
+		// This repository does not use mem (a gate installed for every
+		// repository): asking for `mem store` would create a store here.
+		return GateResult{}, nil
+	}
+	path := gateExpandHome(in.TranscriptPath)
+	dir := filepath.Join(place.CacheDir(), "gate")
+	statePath := filepath.Join(dir, gateFileName(in.SessionID)+".json")
+	st, existed, err := loadGateState(statePath)
+	if err != nil {
+		return GateResult{}, err
+	}
+	if in.StopHookActive && !st.Blocked {
+		// Another hook's block, or no state yet: leave what happened for
+		// the next check.
+		return GateResult{}, nil
+	}
+	if st.Transcript != path {
+		st = gateState{Checks: st.Checks, LookedUp: st.LookedUp, Transcript: path}
+	}
+	obs := gateObserver{place: place, cwd: in.CWD, st: &st}
+	if err := obs.read(path); err != nil {
+		return GateResult{}, err
+	}
+
+	var res GateResult
+	switch {
+	case in.StopHookActive:
+		// The retry after our block is not checked, and its work belongs
+		// to no window.
+		st.Blocked = false
+		st.SinceCheck = 0
+		st.Window = gateWindow{}
+	case st.ToolCalls >= gateMinToolCalls && st.SinceCheck >= gateMinAssistant:
+		if !st.LookedUp && st.Checks == 0 {
+			st.LookedUp = gateLookupRecorded(dir, in.SessionID)
+		}
+		res = st.check(place)
+	}
+	st.Version = gateStateVersion
+	st.Updated = now.UTC()
+	if err := writeGateState(dir, statePath, &st); err != nil {
+		return GateResult{}, err
+	}
+	if !existed {
+		pruneGateDir(dir, now)
+	}
+	return res, nil
+}
+
+// RecordLookup notes that the prompt hook injected memories into a session,
+// which counts as a lookup for the gate. It appends one line to a small file
+// and creates the directory when needed.
+func RecordLookup(cacheDir, sessionID string) error {
+	dir := filepath.Join(cacheDir, "gate")
+	name := filepath.Join(dir, gateFileName(sessionID)+gateLookupExtension)
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			f, err = os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("record lookup: %w", err)
+	}
+	_, err = f.WriteString(time.Now().UTC().Format(time.RFC3339) + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("record lookup: %w", err)
+	}
+	return nil
+}
+
+func gateLookupRecorded(dir, sessionID string) bool {
+	_, err := os.Stat(filepath.Join(dir, gateFileName(sessionID)+gateLookupExtension))
+	return err == nil
+}
+
+// gateState is the per-session state, see the package notes above.
+type gateState struct {
+	Version    int        `json:"version"`
+	Transcript string     `json:"transcript"`
+	Offset     int64      `json:"offset"`
+	ToolCalls  int        `json:"tool_calls"`
+	SinceCheck int        `json:"assistant_since_check"`
+	Checks     int        `json:"checks"`
+	LookedUp   bool       `json:"looked_up"`
+	Blocked    bool       `json:"blocked"`
+	Window     gateWindow `json:"window"`
+	Updated    time.Time  `json:"updated"`
+}
+
+// gateWindow accumulates what happened since the last check.
+type gateWindow struct {
+	Edited   []string `json:"edited,omitempty"`   // absolute paths, in first-edit order
+	Overflow bool     `json:"overflow,omitempty"` // more files were edited than Edited keeps
+	Stored   bool     `json:"stored"`
+}
+
+func (w *gateWindow) addEdit(path string) {
+	for _, p := range w.Edited {
+		if p == path {
+			return
+		}
+	}
+	if len(w.Edited) >= gateMaxEditedKept {
+		w.Overflow = true
+		return
+	}
+	w.Edited = append(w.Edited, path)
+}
+
+// check judges the window and starts the next one.
+func (st *gateState) check(place locate.Place) GateResult {
+	res := GateResult{Checked: true, NoLookup: st.Checks == 0 && !st.LookedUp}
+	if len(st.Window.Edited) > 0 && !st.Window.Stored {
+		res.Edited = st.Window.Edited
+	}
+	res.Block = res.NoLookup || len(res.Edited) > 0
+	if res.Block {
+		res.Message = gateMessage(place, res.Edited, st.Window.Overflow, res.NoLookup)
+	}
+	st.Checks++
+	st.SinceCheck = 0
+	st.Blocked = res.Block
+	st.Window = gateWindow{}
+	return res
+}
+
+func gateMessage(place locate.Place, edited []string, overflow, noLookup bool) string {
+	var b strings.Builder
+	if len(edited) > 0 {
+		names := make([]string, 0, gateMaxEditedShown)
+		for _, p := range edited[:min(len(edited), gateMaxEditedShown)] {
+			names = append(names, place.Rel(p))
+		}
+		list := strings.Join(names, ", ")
+		if more := len(edited) - len(names); more > 0 || overflow {
+			plus := ""
+			if overflow {
+				plus = "+"
+			}
+			list += fmt.Sprintf(" and %d%s more", more, plus)
+		}
+		fmt.Fprintf(&b, "mem gate: you edited %s and stored no memory about it.\n", list)
+		b.WriteString("Before you stop, store what the next session should know: what changed, and what you learned and why. Run:\n")
+		b.WriteString("  mem store --class decision --name \"<what changed>\" \"<what you learned and why>\"\n")
+		b.WriteString("Other classes: gotcha, fact, procedure, reference. If nothing here is worth remembering, say so in one line and stop.\n")
+	}
+	if noLookup {
+		b.WriteString("mem gate: this session has not looked in the project's memory yet. Check what is already known about this work before you finish. Run:\n")
+		b.WriteString("  mem search \"<topic>\"\n")
+	}
+	return b.String()
+}
+
+// gateObserver reads new transcript entries into a state.
+type gateObserver struct {
+	place locate.Place
+	cwd   string
+	st    *gateState
+	store []string // the store root, and its symlink-resolved form when it differs
+}
+
+func (o *gateObserver) read(path string) error {
+	r := transcript.Reader{Types: []string{"assistant"}}
+	next, err := r.Read(path, o.st.Offset, o.observe)
+	if errors.Is(err, transcript.ErrStaleOffset) {
+		// The transcript shrank or was replaced: start over.
+		*o.st = gateState{Checks: o.st.Checks, LookedUp: o.st.LookedUp, Transcript: o.st.Transcript}
+		next, err = r.Read(path, 0, o.observe)
+	}
+	if err != nil {
+		return fmt.Errorf("gate: read transcript: %w", err)
+	}
+	o.st.Offset = next
+	return nil
+}
+
+func (o *gateObserver) observe(e transcript.Entry) error {
+	o.st.SinceCheck++
+	for _, u := range e.ToolUses {
+		o.st.ToolCalls++
+		switch {
+		case u.Name == "Edit" || u.Name == "Write" || u.Name == "MultiEdit" || u.Name == "NotebookEdit":
+			if u.FilePath == "" {
+				continue
+			}
+			p := o.abs(u.FilePath)
+			if o.inStore(p) {
+				o.st.Window.Stored = true
+			} else {
+				o.st.Window.addEdit(p)
+			}
+		case u.Name == "Bash":
+			store, search := gateMemRuns(u.Command)
+			o.st.Window.Stored = o.st.Window.Stored || store
+			o.st.LookedUp = o.st.LookedUp || search
+		case strings.HasPrefix(u.Name, "mcp__"):
+			if strings.HasSuffix(u.Name, "__memory_store") {
+				o.st.Window.Stored = true
+			}
+			if strings.HasSuffix(u.Name, "__context_query") {
+				o.st.LookedUp = true
+			}
+		}
+	}
+	return nil
+}
+
+func (o *gateObserver) abs(p string) string {
+	p = gateExpandHome(p)
+	if !filepath.IsAbs(p) && o.cwd != "" {
+		p = filepath.Join(o.cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// inStore reports whether p lies in the memory store, comparing cleaned
+// paths and, when the store's path holds a symlink, its resolved form.
+func (o *gateObserver) inStore(p string) bool {
+	if o.place.Store == "" {
+		return false
+	}
+	if o.store == nil {
+		o.store = []string{filepath.Clean(o.place.Store)}
+		if r, err := filepath.EvalSymlinks(o.place.Store); err == nil && r != o.store[0] {
+			o.store = append(o.store, r)
+		}
+	}
+	for _, root := range o.store {
+		if p == root || strings.HasPrefix(p, root+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// gateMemRuns reports whether a shell command line runs `mem store` and
+// `mem search`: a word whose base name is "mem" (mem, ./bin/mem,
+// /usr/local/bin/mem, go run ./cmd/mem) followed, after any flags, by the
+// subcommand, anywhere in the line (after cd, &&, ;, |, in $(…)). Quoted
+// text is one word, so `grep "mem store"` is not a run.
+func gateMemRuns(cmd string) (store, search bool) {
+	if !strings.Contains(cmd, "mem") {
+		return false, false
+	}
+	for _, words := range gateSplitShell(cmd) {
+		for i, w := range words {
+			if w.quoted || filepath.Base(w.text) != "mem" {
+				continue
+			}
+			j := i + 1
+			for j < len(words) && strings.HasPrefix(words[j].text, "-") {
+				if words[j].text == "--store" {
+					j++ // its value
+				}
+				j++
+			}
+			if j < len(words) {
+				switch words[j].text {
+				case "store":
+					store = true
+				case "search":
+					search = true
+				}
+			}
+		}
+	}
+	return store, search
+}
+
+type gateWord struct {
+	text   string
+	quoted bool // any part of it was quoted
+}
+
+// gateSplitShell splits a command line into simple commands (at ; & | newlines
+// parentheses and backquotes outside quotes) of words (at blanks outside
+// quotes), removing quotes and backslash escapes. It is a reading aid, not a
+// shell: expansions, heredocs and redirections are left as text.
+func gateSplitShell(s string) [][]gateWord {
+	var cmds [][]gateWord
+	var words []gateWord
+	var cur strings.Builder
+	inWord, quoted := false, false
+	endWord := func() {
+		if inWord {
+			words = append(words, gateWord{text: cur.String(), quoted: quoted})
+		}
+		cur.Reset()
+		inWord, quoted = false, false
+	}
+	endCmd := func() {
+		endWord()
+		if len(words) > 0 {
+			cmds = append(cmds, words)
+		}
+		words = nil
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ' ', '\t':
+			endWord()
+		case ';', '&', '|', '\n', '(', ')', '`':
+			endCmd()
+		case '$':
+			if i+1 < len(s) && s[i+1] == '(' {
+				endCmd()
+				i++
+				continue
+			}
+			cur.WriteByte(c)
+			inWord = true
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				if s[i] != '\n' {
+					cur.WriteByte(s[i])
+					inWord = true
+				}
+			}
+		case '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				end = len(s) - i - 1
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			i += end + 1
+			inWord, quoted = true, true
+		case '"':
+			j := i + 1
+			for ; j < len(s) && s[j] != '"'; j++ {
+				if s[j] == '\\' && j+1 < len(s) {
+					j++
+				}
+				cur.WriteByte(s[j])
+			}
+			i = j
+			inWord, quoted = true, true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	endCmd()
+	return cmds
+}
+
+func loadGateState(path string) (gateState, bool, error) {
+	var st gateState
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return st, false, nil
+	}
+	if err != nil {
+		return st, false, fmt.Errorf("gate: read state: %w", err)
+	}
+	if err := json.Unmarshal(b, &st); err != nil || st.Version != gateStateVersion {
+		// A torn or foreign state: start over, as for a new session.
+		return gateState{}, true, nil
+	}
+	return st, true, nil
+}
+
+func writeGateState(dir, path string, st *gateState) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("gate: write state: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gate: write state: %w", err)
+	}
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("gate: write state: %w", err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("gate: write state: %w", err)
+	}
+	return nil
+}
+
+// pruneGateDir removes the state and lookup files of sessions untouched for
+// gateStateMaxAge. Best effort.
+func pruneGateDir(dir string, now time.Time) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, gateLookupExtension) && !strings.Contains(name, ".json.tmp") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > gateStateMaxAge {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+}
+
+// gateFileName turns a session id into a file name: [A-Za-z0-9._-] are
+// kept, anything else becomes '_' and adds a hash of the id, so that
+// different ids never share a file.
+func gateFileName(id string) string {
+	b := []byte(id)
+	changed := false
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_') {
+			b[i] = '_'
+			changed = true
+		}
+	}
+	if len(b) > 100 {
+		b = b[:100]
+		changed = true
+	}
+	if len(b) == 0 || b[0] == '.' {
+		b = append([]byte{'_'}, b...)
+		changed = true
+	}
+	if changed {
+		h := fnv.New32a()
+		h.Write([]byte(id))
+		b = fmt.Appendf(b, "-%08x", h.Sum32())
+	}
+	return string(b)
+}
+
+func gateExpandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+// gateLog appends one line to <cacheDir>/hook.log; it does nothing when the
+// cache directory is unknown and ignores its own failures.
+func gateLog(cacheDir string, now time.Time, err error) {
+	if cacheDir == "" {
+		return
+	}
+	if os.MkdirAll(cacheDir, 0o755) != nil {
+		return
+	}
+	f, ferr := os.OpenFile(filepath.Join(cacheDir, "hook.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(f, "%s gate: %s\n", now.UTC().Format(time.RFC3339), msg)
+}

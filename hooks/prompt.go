@@ -1,0 +1,278 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mem-dev/mem/fresh"
+	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/search"
+	"github.com/mem-dev/mem/transcript"
+)
+
+// PromptInput is the part of Claude Code's UserPromptSubmit JSON we read.
+type PromptInput struct {
+	Prompt         string `json:"prompt"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	SessionID      string `json:"session_id"`
+}
+
+// Refresher brings the cache of a place up to date by parsing the changed
+// memory files. The lean hook binary runs `mem index` for it, so that no
+// markdown parser is linked into the prompt path; the full binary does it
+// in process.
+type Refresher func(place locate.Place) error
+
+// MaxInjected is how many memories one prompt may receive.
+const MaxInjected = 3
+
+// contextBudget is roughly how many characters the injected text may take.
+const contextBudget = 1500
+
+// Prompt is the UserPromptSubmit hook. It prints additionalContext JSON
+// when a memory clears the search threshold and nothing otherwise. It never
+// fails the user's prompt: on any error of ours it prints nothing and logs
+// one line under the cache directory.
+func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
+	var hin PromptInput
+	if err := json.NewDecoder(io.LimitReader(in, 16<<20)).Decode(&hin); err != nil {
+		logHookError("", "prompt: read hook input: "+err.Error())
+		return
+	}
+	if hin.Cwd == "" {
+		hin.Cwd, _ = os.Getwd()
+	}
+	place, err := locate.Find(hin.Cwd, "")
+	if err != nil {
+		return // not in a repository: nothing to remember here
+	}
+	if fi, err := os.Stat(place.Store); err != nil || !fi.IsDir() {
+		return // no store in this repository
+	}
+	ctx, results, q, err := answer(place, hin, refresh, now)
+	if err != nil {
+		logHookError(place.CacheDir(), "prompt: "+err.Error())
+		return
+	}
+	logDecision(place.CacheDir(), now, hin.SessionID, q, results)
+	if ctx == "" {
+		return
+	}
+	if err := RecordLookup(place.CacheDir(), hin.SessionID); err != nil {
+		logHookError(place.CacheDir(), "prompt: record lookup: "+err.Error())
+	}
+	out.Write(hookJSON("UserPromptSubmit", ctx))
+}
+
+// answer searches the store for the prompt and renders what to inject.
+func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Time) (string, []search.Result, search.Query, error) {
+	q := search.ParseQuery(hin.Prompt, "")
+	if q.Empty() {
+		// No topic of its own: the previous turn may refine a topic but
+		// never create one, so the transcript need not be read.
+		return "", nil, q, nil
+	}
+	ix, err := OpenFresh(place, refresh, now)
+	if err != nil {
+		return "", nil, q, err
+	}
+	if hin.TranscriptPath != "" {
+		if prev, err := transcript.LastAssistantText(hin.TranscriptPath); err == nil {
+			q = search.ParseQuery(hin.Prompt, prev)
+		}
+	}
+	results := ix.Search(q, search.Options{Limit: MaxInjected, Now: now})
+	return Render(results, now), results, q, nil
+}
+
+// OpenFresh opens the place's search cache, refreshing it first when the
+// cheap freshness signals say the files moved, and rebuilding it when it is
+// missing or corrupt.
+func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.Index, error) {
+	path := place.IndexPath()
+	ix, err := search.Open(path)
+	if err == nil {
+		switch fresh.Check(ix.Sources(), place.CacheDir(), now, false) {
+		case fresh.Fresh:
+			return ix, nil
+		case fresh.Restamp:
+			// Git moved but no store file did: record the new stamps so
+			// the next prompt is cheap again, without parsing anything.
+			if werr := ix.WriteFile(path, restamp(ix.Sources())); werr == nil {
+				fresh.Clear(place.CacheDir())
+			}
+			return ix, nil
+		}
+	}
+	if refresh == nil {
+		if ix != nil {
+			return ix, nil
+		}
+		return nil, err
+	}
+	if rerr := refresh(place); rerr != nil {
+		if ix != nil {
+			return ix, nil // stale beats nothing
+		}
+		return nil, fmt.Errorf("refresh index: %w", rerr)
+	}
+	return search.Open(path)
+}
+
+func restamp(old []fresh.Stamp) []fresh.Stamp {
+	out := make([]fresh.Stamp, len(old))
+	for i, s := range old {
+		out[i] = fresh.Of(s.Path, s.Kind)
+	}
+	return out
+}
+
+// Render formats results as the text injected into the agent's context:
+// where each memory is, what it is called, its class, age and labels, and a
+// line or two of its content, about contextBudget characters in all.
+func Render(results []search.Result, now time.Time) string {
+	if len(results) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Memories that may bear on this prompt (from mem; `mem show <slug>` prints one whole):\n")
+	per := (contextBudget - b.Len()) / len(results)
+	for _, r := range results {
+		var e strings.Builder
+		where := r.Path
+		if r.Line > 0 {
+			where = fmt.Sprintf("%s:%d", r.Path, r.Line)
+		}
+		fmt.Fprintf(&e, "- %s — %q (%s", where, r.Name, r.Class)
+		if age := Age(r.Modified, now); age != "" {
+			e.WriteString(", " + age)
+		}
+		if r.Store != "" && r.Store != "project" {
+			e.WriteString(", " + r.Store + " store")
+		}
+		e.WriteString(")")
+		for _, l := range r.Labels {
+			e.WriteString(" [" + l + "]")
+		}
+		e.WriteString("\n")
+		if s := strings.TrimSpace(r.Snippet); s != "" {
+			room := per - e.Len() - 3
+			e.WriteString("  " + clip(s, room) + "\n")
+		}
+		b.WriteString(e.String())
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// clip shortens s to at most n bytes at a word boundary, with an ellipsis.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if n < 20 {
+		n = 20
+	}
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+			cut--
+		}
+	}
+	return s[:cut] + "…"
+}
+
+// Age says how old a memory is in words a person reads at a glance.
+func Age(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := now.Sub(t)
+	days := int(d.Hours() / 24)
+	switch {
+	case d < 0:
+		return "dated in the future"
+	case days == 0:
+		return "from today"
+	case days == 1:
+		return "1 day old"
+	case days < 14:
+		return fmt.Sprintf("%d days old", days)
+	case days < 60:
+		return fmt.Sprintf("%d weeks old", days/7)
+	case days < 730:
+		return fmt.Sprintf("%d months old", days/30)
+	default:
+		return fmt.Sprintf("%d years old", days/365)
+	}
+}
+
+// hookJSON is the hook's stdout: additionalContext for an event.
+func hookJSON(event, context string) []byte {
+	var out struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	out.HookSpecificOutput.HookEventName = event
+	out.HookSpecificOutput.AdditionalContext = context
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the agent reads <slug>, not \u003cslug\u003e
+	enc.Encode(out)
+	return b.Bytes()
+}
+
+// decision is one line of injections.jsonl: what the hook saw and did, so
+// a person can review what was injected and what was kept quiet.
+type decision struct {
+	Time     time.Time `json:"time"`
+	Session  string    `json:"session,omitempty"`
+	Query    string    `json:"query"`
+	Injected bool      `json:"injected"`
+	Results  []scored  `json:"results,omitempty"`
+}
+
+type scored struct {
+	Slug  string  `json:"slug"`
+	Score float64 `json:"score"`
+}
+
+func logDecision(cacheDir string, now time.Time, session string, q search.Query, results []search.Result) {
+	d := decision{Time: now.UTC(), Session: session, Query: q.String(), Injected: len(results) > 0}
+	for _, r := range results {
+		d.Results = append(d.Results, scored{r.Slug, r.Score})
+	}
+	line, _ := json.Marshal(d)
+	appendLine(filepath.Join(cacheDir, "injections.jsonl"), string(line))
+}
+
+// logHookError appends one line to the hook log; hooks fail open, so this
+// is the only trace of our own errors.
+func logHookError(cacheDir, msg string) {
+	if cacheDir == "" {
+		return
+	}
+	appendLine(filepath.Join(cacheDir, "hook.log"), time.Now().UTC().Format(time.RFC3339)+" "+msg)
+}
+
+func appendLine(path, line string) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	f.WriteString(strings.ReplaceAll(line, "\n", " ") + "\n")
+}
