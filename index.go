@@ -1,0 +1,188 @@
+package mem
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/mem-dev/mem/fresh"
+	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/search"
+)
+
+// Index returns the search index, refreshing the cache first when any
+// memory file changed since it was built. Only changed files are parsed
+// again; a missing or corrupt cache is rebuilt silently.
+func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
+	if ix, ok := r.cached(true); ok {
+		return ix, nil
+	}
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return r.refresh()
+}
+
+// Rebuild parses every file again and rewrites the cache.
+func (r *Repo) Rebuild(ctx context.Context) (*search.Index, error) {
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	os.Remove(r.Place.IndexPath())
+	return r.refresh()
+}
+
+// cached opens the cache and reports whether it is fresh.
+func (r *Repo) cached(full bool) (*search.Index, bool) {
+	ix, err := search.Open(r.Place.IndexPath())
+	if err != nil {
+		return nil, false
+	}
+	if fresh.Check(ix.Sources(), r.Place.CacheDir(), r.Now(), full) != fresh.Fresh {
+		return ix, false
+	}
+	return ix, true
+}
+
+// refreshLocked refreshes the cache after a write, under the caller's lock.
+// A failure here must not fail the write (the cache rebuilds itself on the
+// next read), so it is only logged.
+func (r *Repo) refreshLocked() {
+	if _, err := r.refresh(); err != nil {
+		r.logf("refresh index: %v", err)
+	}
+}
+
+// refresh brings the cache up to date; the caller holds the lock.
+func (r *Repo) refresh() (*search.Index, error) {
+	old, _ := search.Open(r.Place.IndexPath())
+	reuse := map[string][]search.Doc{}
+	oldStamps := map[string]fresh.Stamp{}
+	if old != nil {
+		for _, d := range old.Docs() {
+			reuse[d.Path] = append(reuse[d.Path], d)
+		}
+		for _, s := range old.Sources() {
+			oldStamps[s.Path] = s
+		}
+	}
+	files, err := r.files.Walk()
+	if err != nil {
+		return nil, err
+	}
+	var docs []search.Doc
+	stamps := r.gitStamps()
+	dirs := map[string]bool{".": true}
+	for _, rel := range files {
+		for d := path.Dir(rel); !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+		abs := r.abs(rel)
+		st := fresh.Of(abs, fresh.File)
+		stamps = append(stamps, st)
+		shown := r.Place.Rel(abs)
+		if prev, ok := oldStamps[abs]; ok && prev == st {
+			docs = append(docs, reuse[shown]...)
+			continue
+		}
+		data, err := r.files.ReadFile(rel)
+		if err != nil {
+			r.logf("index %s: %v", rel, err)
+			continue
+		}
+		d, err := docsOf(rel, abs, shown, data)
+		if err != nil {
+			r.logf("index: %v", err)
+			continue
+		}
+		docs = append(docs, d...)
+	}
+	for d := range dirs {
+		stamps = append(stamps, fresh.Of(r.abs(d), fresh.Dir))
+	}
+	ix := search.Build(docs)
+	if err := os.MkdirAll(r.Place.CacheDir(), 0o755); err != nil {
+		return ix, fmt.Errorf("create cache dir: %w", err)
+	}
+	if err := ix.WriteFile(r.Place.IndexPath(), stamps); err != nil {
+		return ix, fmt.Errorf("write index: %w", err)
+	}
+	fresh.Clear(r.Place.CacheDir())
+	return ix, nil
+}
+
+// gitStamps are the git files whose change means "check every file".
+func (r *Repo) gitStamps() []fresh.Stamp {
+	if r.Place.GitDir == "" {
+		return nil
+	}
+	return []fresh.Stamp{
+		fresh.Of(filepath.Join(r.Place.GitDir, "index"), fresh.Git),
+		fresh.Of(filepath.Join(r.Place.GitDir, "HEAD"), fresh.Git),
+	}
+}
+
+// docsOf turns one file into index entries: a memory is one entry; a
+// MEMORY.md contributes the sections that hold facts of their own.
+func docsOf(rel, abs, shown string, data []byte) ([]search.Doc, error) {
+	if path.Base(rel) == "MEMORY.md" {
+		return indexSections(rel, shown, data), nil
+	}
+	m, err := mdparse.Parse(abs, data)
+	if err != nil {
+		return nil, err
+	}
+	if m.Status == "forgotten" {
+		return nil, nil
+	}
+	x := mdparse.ExtractBody(m.Body)
+	body := x.Text
+	if extra := strings.Join(append(x.Paths, x.Code...), " "); extra != "" {
+		body += "\n" + extra
+	}
+	return []search.Doc{{
+		Slug:         strings.TrimSuffix(path.Base(shown), ".md"),
+		Path:         shown,
+		Store:        "project",
+		Name:         m.Name,
+		Description:  m.Description,
+		Class:        m.EffectiveClass(),
+		Importance:   m.Importance,
+		Modified:     m.Modified,
+		Tags:         m.Tags,
+		Aliases:      m.Aliases,
+		SupersededBy: m.SupersededBy,
+		Unverified:   m.Unverified,
+		Body:         body,
+	}}, nil
+}
+
+// logf appends one line to the cache directory's log.
+func (r *Repo) logf(format string, args ...any) {
+	appendLog(r.Place.CacheDir(), fmt.Sprintf(format, args...))
+}
+
+func appendLog(dir, line string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "mem.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, line)
+}
+
+// IndexFresh reports whether the search cache exists and reflects every file.
+func (r *Repo) IndexFresh() bool {
+	_, ok := r.cached(true)
+	return ok
+}

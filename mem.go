@@ -1,0 +1,98 @@
+// Package mem is the library behind the mem command: a git-native memory
+// store for AI coding agents.
+//
+// Memories are markdown files with YAML frontmatter under a store directory
+// (by default .claude/agent-memory in the work tree). Every change mem makes
+// is one git commit touching only store files (package gitstore); the
+// search index is a cache under <git-common-dir>/mem/ (package search),
+// refreshed after every write and whenever the files changed by other hands.
+// The CLI (cmd/mem) and the MCP server are thin layers over this package.
+package mem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/locate"
+)
+
+// Repo is one memory store and the repository it lives in.
+type Repo struct {
+	Place locate.Place
+	files *gitstore.Store
+	// Now is the clock, replaceable in tests.
+	Now func() time.Time
+}
+
+// ErrNoStore means the store directory does not exist yet.
+var ErrNoStore = errors.New("no memory store here")
+
+// Open finds the store from dir (a --store override may be empty) and opens
+// it. The store must exist: run Init first.
+func Open(dir, store string) (*Repo, error) {
+	r, err := open(dir, store)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(r.Place.Store); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s does not exist (run `mem init`)", ErrNoStore, r.Place.Store)
+	}
+	return r, nil
+}
+
+func open(dir, store string) (*Repo, error) {
+	place, err := locate.Find(dir, store)
+	if errors.Is(err, locate.ErrNoRepo) {
+		return nil, fmt.Errorf("%s is not inside a git repository (run `mem init` or `git init`)", dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	files, err := gitstore.Open(place.Store)
+	if err != nil {
+		return nil, err
+	}
+	place.Store = files.Root
+	if files.WorkTree != "" {
+		place.WorkTree, place.GitDir, place.CommonDir = files.WorkTree, files.GitDir, files.CommonDir
+	}
+	return &Repo{Place: place, files: files, Now: time.Now}, nil
+}
+
+// Init creates the store (and a git repository when none encloses it) and
+// returns the paths it created.
+func Init(dir, store string) (*Repo, []string, error) {
+	place, err := locate.Find(dir, store)
+	if errors.Is(err, locate.ErrNoRepo) {
+		abs, aerr := filepath.Abs(dir)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		place.Store = filepath.Join(abs, filepath.FromSlash(locate.DefaultStore))
+	} else if err != nil {
+		return nil, nil, err
+	}
+	_, created, err := gitstore.Init(place.Store)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := open(dir, place.Store)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, created, nil
+}
+
+// lock takes the store's inter-process lock for one write.
+func (r *Repo) lock(ctx context.Context) (func(), error) {
+	unlock, err := r.files.Lock(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lock store: %w", err)
+	}
+	return unlock, nil
+}

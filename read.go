@@ -1,0 +1,104 @@
+package mem
+
+import (
+	"context"
+
+	"github.com/mem-dev/mem/gitstore"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mem-dev/mem/mdparse"
+)
+
+// Entry is one memory as list shows it.
+type Entry struct {
+	Slug         string    `json:"slug"`
+	Path         string    `json:"path"`
+	Name         string    `json:"name"`
+	Description  string    `json:"description,omitempty"`
+	Class        string    `json:"class"`
+	Importance   int       `json:"importance,omitempty"`
+	Modified     time.Time `json:"modified,omitzero"`
+	Tags         []string  `json:"tags,omitempty"`
+	SupersededBy string    `json:"superseded_by,omitempty"`
+	Unverified   []string  `json:"unverified,omitempty"`
+}
+
+// Show returns the memory's file as it is written.
+func (r *Repo) Show(slug string) ([]byte, string, error) {
+	rel, m, err := r.load(slug)
+	if err != nil {
+		return nil, "", err
+	}
+	return m.Bytes(), r.Place.Rel(r.abs(rel)), nil
+}
+
+// List returns every memory that is not forgotten, sorted by slug. A file
+// that does not parse is reported in bad and skipped.
+func (r *Repo) List() (entries []Entry, bad []error, err error) {
+	files, err := r.files.Walk()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, rel := range files {
+		if path.Base(rel) == "MEMORY.md" {
+			continue
+		}
+		data, err := r.files.ReadFile(rel)
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		m, err := mdparse.Parse(r.abs(rel), data)
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		if m.Status == "forgotten" {
+			continue
+		}
+		entries = append(entries, Entry{
+			Slug:         strings.TrimSuffix(path.Base(rel), ".md"),
+			Path:         r.Place.Rel(r.abs(rel)),
+			Name:         m.Name,
+			Description:  m.Description,
+			Class:        m.EffectiveClass(),
+			Importance:   m.Importance,
+			Modified:     m.Modified,
+			Tags:         m.Tags,
+			SupersededBy: m.SupersededBy,
+			Unverified:   m.Unverified,
+		})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Slug < entries[j].Slug })
+	return entries, bad, nil
+}
+
+// abs turns a store-relative slash path into an absolute one.
+func (r *Repo) abs(rel string) string {
+	return filepath.Join(r.Place.Store, filepath.FromSlash(rel))
+}
+
+// MemoryIndexes returns the absolute paths of every MEMORY.md in the store.
+func (r *Repo) MemoryIndexes() ([]string, error) {
+	files, err := r.files.Walk()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, rel := range files {
+		if path.Base(rel) == "MEMORY.md" {
+			out = append(out, r.abs(rel))
+		}
+	}
+	return out, nil
+}
+
+// StagedStoreFiles returns the store's memory files as they are staged for
+// the next commit (what the pre-commit check reads).
+func (r *Repo) StagedStoreFiles(ctx context.Context) ([]gitstore.StagedFile, error) {
+	return r.files.Staged(ctx)
+}

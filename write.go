@@ -1,0 +1,226 @@
+package mem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/mdparse"
+)
+
+// Classes are the kinds of memory, in the order the docs list them.
+var Classes = []string{"rule", "fact", "event", "gotcha", "reference", "procedure", "preference", "decision"}
+
+// Note is a memory to store.
+type Note struct {
+	Name, Description, Class string
+	Importance               int
+	Tags                     []string
+	Supersedes               string // slug of a memory this one replaces
+	Body                     string
+	Action                   string // commit action; "store" when empty
+	Trailers                 []gitstore.Trailer
+}
+
+// ErrExists means a memory with the same slug is already stored.
+var ErrExists = errors.New("a memory with this slug already exists")
+
+// ErrNotFound means no memory has the slug.
+var ErrNotFound = errors.New("no memory with this slug")
+
+// Written is the outcome of one write.
+type Written struct {
+	Slug, Path string // Path relative to the work tree
+	gitstore.Result
+}
+
+// Store writes a new memory and commits it.
+func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
+	if err := n.normalise(); err != nil {
+		return Written{}, err
+	}
+	slug := mdparse.Slugify(n.Name)
+	rel := slug + ".md"
+	m := mdparse.New(mdparse.Fields{
+		Name:        n.Name,
+		Description: n.Description,
+		Class:       n.Class,
+		Importance:  n.Importance,
+		Modified:    r.Now().UTC().Truncate(time.Second),
+		Tags:        n.Tags,
+	}, n.Body)
+
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return Written{}, err
+	}
+	defer unlock()
+	if existing, _ := r.find(slug); existing != "" {
+		return Written{Slug: slug}, fmt.Errorf("%w: %s", ErrExists, existing)
+	}
+	changes := []gitstore.Change{{Path: rel, Data: m.Bytes()}}
+	trailers := n.Trailers
+	if n.Supersedes != "" {
+		old, oldMem, err := r.load(n.Supersedes)
+		if err != nil {
+			return Written{}, err
+		}
+		if err := oldMem.Set("superseded_by", slug); err != nil {
+			return Written{}, err
+		}
+		changes = append(changes, gitstore.Change{Path: old, Data: oldMem.Bytes()})
+		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Supersedes", Value: n.Supersedes})
+	}
+	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: n.Action, Slug: slug, Trailers: trailers})
+	if err != nil {
+		return Written{}, err
+	}
+	r.refreshLocked()
+	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
+}
+
+func (n *Note) normalise() error {
+	n.Body = strings.TrimSpace(n.Body)
+	if n.Body == "" {
+		return errors.New("the memory is empty: give its content as an argument or on stdin")
+	}
+	if n.Name == "" {
+		n.Name = firstLine(n.Body, 72)
+	}
+	n.Name = strings.TrimSpace(n.Name)
+	if n.Class == "" {
+		n.Class = "fact"
+	}
+	if !slices.Contains(Classes, n.Class) {
+		return fmt.Errorf("unknown class %q (one of %s)", n.Class, strings.Join(Classes, ", "))
+	}
+	if n.Importance == 0 {
+		n.Importance = 5
+	}
+	if n.Importance < 1 || n.Importance > 10 {
+		return fmt.Errorf("importance %d is out of range 1-10", n.Importance)
+	}
+	if n.Action == "" {
+		n.Action = "store"
+	}
+	for i, t := range n.Tags {
+		n.Tags[i] = strings.TrimSpace(t)
+	}
+	n.Tags = slices.DeleteFunc(n.Tags, func(t string) bool { return t == "" })
+	return nil
+}
+
+// firstLine returns the first non-empty line of s, cut at a word boundary
+// to at most max bytes.
+func firstLine(s string, max int) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	line = strings.TrimSpace(strings.TrimLeft(line, "#-*> "))
+	if len(line) <= max {
+		return line
+	}
+	cut := strings.LastIndexByte(line[:max], ' ')
+	if cut < max/2 {
+		cut = max
+	}
+	return strings.TrimSpace(line[:cut])
+}
+
+// Forget marks a memory forgotten: the file stays, list and search skip it.
+func (r *Repo) Forget(ctx context.Context, slug string) (Written, error) {
+	return r.edit(ctx, slug, "forget", func(m *mdparse.Memory) error {
+		if m.Status == "forgotten" {
+			return fmt.Errorf("%s is already forgotten", slug)
+		}
+		return m.Set("status", "forgotten")
+	})
+}
+
+// edit rewrites one memory under the lock and commits it.
+func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdparse.Memory) error, trailers ...gitstore.Trailer) (Written, error) {
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return Written{}, err
+	}
+	defer unlock()
+	rel, m, err := r.load(slug)
+	if err != nil {
+		return Written{}, err
+	}
+	if err := change(m); err != nil {
+		return Written{}, err
+	}
+	res, err := r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: m.Bytes()}},
+		gitstore.CommitInfo{Action: action, Slug: slug, Trailers: trailers})
+	if err != nil {
+		return Written{}, err
+	}
+	r.refreshLocked()
+	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
+}
+
+// Undo reverts one mem commit as a new commit.
+func (r *Repo) Undo(ctx context.Context, ref string) (gitstore.Result, error) {
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return gitstore.Result{}, err
+	}
+	defer unlock()
+	res, err := r.files.Undo(ctx, ref)
+	if err != nil {
+		return res, err
+	}
+	r.refreshLocked()
+	return res, nil
+}
+
+// Log lists mem's commits, newest first.
+func (r *Repo) Log(limit int) ([]gitstore.Entry, error) { return r.files.Log(limit) }
+
+// find returns the store-relative path of the memory with slug, or "".
+// Slugs are unique per store, in any subdirectory.
+func (r *Repo) find(slug string) (string, error) {
+	if slug == "" || strings.ContainsAny(slug, "/\\") || strings.HasPrefix(slug, ".") {
+		return "", fmt.Errorf("%q is not a memory slug", slug)
+	}
+	files, err := r.files.Walk()
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		if path.Base(f) == slug+".md" && path.Base(f) != "MEMORY.md" {
+			return f, nil
+		}
+	}
+	return "", nil
+}
+
+// load finds and parses the memory with slug.
+func (r *Repo) load(slug string) (string, *mdparse.Memory, error) {
+	slug = strings.TrimSuffix(slug, ".md")
+	rel, err := r.find(slug)
+	if err != nil {
+		return "", nil, err
+	}
+	if rel == "" {
+		// Walk skips links that lead out of the store; say so rather than
+		// "not found" when that is why.
+		if _, err := r.files.ReadFile(slug + ".md"); errors.Is(err, gitstore.ErrEscape) {
+			return "", nil, err
+		}
+		return "", nil, fmt.Errorf("%w: %s", ErrNotFound, slug)
+	}
+	data, err := r.files.ReadFile(rel)
+	if err != nil {
+		return "", nil, err
+	}
+	m, err := mdparse.Parse(r.abs(rel), data)
+	if err != nil {
+		return "", nil, err
+	}
+	return rel, m, nil
+}
