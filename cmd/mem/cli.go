@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/mem-dev/mem"
+)
+
+// cli is the command tree: one struct and one file per command.
+type cli struct {
+	Store string `help:"Store directory (default: .claude/agent-memory in the work tree, or $MEM_STORE)." placeholder:"DIR"`
+	C     string `name:"directory" short:"C" help:"Run as if started in DIR." placeholder:"DIR"`
+
+	Init      initCmd      `cmd:"" help:"Create the store (and a git repository if none), print what was made."`
+	StoreCmd  storeCmd     `cmd:"" name:"store" help:"Write a memory and commit it; prints the slug."`
+	Show      showCmd      `cmd:"" help:"Print one memory."`
+	List      listCmd      `cmd:"" help:"List memories."`
+	Search    searchCmd    `cmd:"" help:"Search memories as the prompt hook would; prints nothing when nothing is relevant."`
+	Forget    forgetCmd    `cmd:"" help:"Mark a memory forgotten (the file stays; undo with mem undo)."`
+	Log       logCmd       `cmd:"" help:"Show mem's commits: the audit trail."`
+	Undo      undoCmd      `cmd:"" help:"Revert one mem commit."`
+	Budget    budgetCmd    `cmd:"" help:"Check MEMORY.md against Claude Code's 200-line / 25,000-byte load limit."`
+	Index     indexCmd     `cmd:"" help:"Build or refresh the search index cache."`
+	Eval      evalCmd      `cmd:"" help:"Measure retrieval on a battery of prompts."`
+	Hook      hookCmd      `cmd:"" help:"Claude Code hook handlers (prefer the lean mem-hook binary)."`
+	Gate      gateCmd      `cmd:"" help:"Claude Code Stop hook: block when files were edited and nothing was stored."`
+	Install   installCmd   `cmd:"" help:"Wire mem into Claude Code and other agents: hooks, pre-commit, MCP config, the memory rule."`
+	Uninstall uninstallCmd `cmd:"" help:"Remove exactly what mem install added."`
+	Doctor    doctorCmd    `cmd:"" help:"Check the setup; one line per problem and how to fix it."`
+	Precommit precommitCmd `cmd:"" hidden:"" help:"The git pre-commit check."`
+}
+
+// env is what every command gets: where it runs and where it writes.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	dir    string
+	store  string
+}
+
+// open finds and opens the store.
+func (e *env) open() (*mem.Repo, error) {
+	return mem.Open(e.dir, e.store)
+}
+
+// userError is an error with a hint for the person at the terminal.
+type userError struct {
+	err  error
+	hint string
+}
+
+func (u userError) Error() string { return u.err.Error() }
+func (u userError) Unwrap() error { return u.err }
+
+func withHint(err error, hint string) error { return userError{err, hint} }
+
+// exitError carries an exit code without printing anything more.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// kong exits after --help and usage errors; turn that into a return.
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(exitError)
+			if !ok {
+				panic(r)
+			}
+			code = int(e)
+		}
+	}()
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("mem"),
+		kong.Description("A git-native memory for AI coding agents."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exitError(code)) }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "mem: error: %v\n", err)
+		return 2
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "mem: error: %v\n", err)
+		return 2
+	}
+	if kctx.Empty() {
+		return 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	dir := c.C
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, dir: dir, store: c.Store}
+	err = kctx.Run(e)
+	if err == nil {
+		return 0
+	}
+	var exit exitError
+	if errors.As(err, &exit) {
+		return int(exit)
+	}
+	fmt.Fprintf(stderr, "mem: error: %v\n", err)
+	var u userError
+	if errors.As(err, &u) && u.hint != "" {
+		fmt.Fprintf(stderr, "mem: hint: %s\n", u.hint)
+	}
+	return 1
+}
+
+// writeJSON prints v indented; a nil slice prints as [].
+func writeJSON[T any](e *env, v []T) error {
+	if v == nil {
+		v = []T{}
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

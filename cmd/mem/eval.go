@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mem-dev/mem/eval"
+)
+
+type evalCmd struct {
+	JSON    bool   `help:"Print the report as JSON."`
+	Now     string `help:"Score recency as of this date (YYYY-MM-DD), for reproducible runs." placeholder:"DATE"`
+	Battery string `arg:"" help:"JSONL battery: {id, prompt, previous?, expect: [slug...]} per line." type:"existingfile"`
+}
+
+func (c evalCmd) Run(e *env) error {
+	now := time.Now()
+	if c.Now != "" {
+		t, err := time.Parse("2006-01-02", c.Now)
+		if err != nil {
+			return fmt.Errorf("--now %q is not a date like 2026-11-29", c.Now)
+		}
+		now = t
+	}
+	f, err := os.Open(c.Battery)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cases, err := eval.ReadBattery(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Battery, err)
+	}
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	ix, err := r.Index(e.ctx)
+	if err != nil {
+		return err
+	}
+	rep := eval.Run(ix, cases, now, 3)
+	if c.JSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	rep.WriteText(e.stdout)
+	return nil
+}

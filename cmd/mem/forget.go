@@ -1,0 +1,21 @@
+package main
+
+import "fmt"
+
+type forgetCmd struct {
+	Slug string `arg:"" help:"The memory's slug."`
+}
+
+func (c forgetCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	w, err := r.Forget(e.ctx, c.Slug)
+	if err != nil {
+		return notFoundHint(err)
+	}
+	reportSkip(e, w.Skipped)
+	fmt.Fprintf(e.stdout, "forgot %s\n", w.Slug)
+	return nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/locate"
+)
+
+type hookCmd struct {
+	Prompt   hookPromptCmd   `cmd:"" help:"UserPromptSubmit: inject relevant memories as additionalContext."`
+	Gate     gateCmd         `cmd:"" help:"Stop: block when files were edited and nothing was stored."`
+	PostTool hookPostToolCmd `cmd:"" name:"post-tool" help:"PostToolUse on Edit|Write|MultiEdit: mark the index stale."`
+}
+
+type hookPromptCmd struct{}
+
+func (hookPromptCmd) Run(e *env) error {
+	hooks.Prompt(e.stdin, e.stdout, refreshInProcess, time.Now())
+	return nil
+}
+
+// refreshInProcess refreshes the index without spawning a process: this
+// binary links the parser anyway.
+func refreshInProcess(place locate.Place) error {
+	r, err := mem.Open(place.WorkTree, place.Store)
+	if err != nil {
+		return err
+	}
+	_, err = r.Index(context.Background())
+	return err
+}
+
+type hookPostToolCmd struct{}
+
+func (hookPostToolCmd) Run(e *env) error {
+	hooks.PostTool(e.stdin)
+	return nil
+}
+
+type gateCmd struct{}
+
+func (gateCmd) Run(e *env) error {
+	if code := hooks.Gate(e.stdin, e.stderr, time.Now()); code != 0 {
+		return exitError(code)
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+)
+
+type listCmd struct {
+	JSON bool `help:"Print a JSON array."`
+}
+
+func (c listCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	entries, bad, err := r.List()
+	if err != nil {
+		return err
+	}
+	for _, b := range bad {
+		fmt.Fprintf(e.stderr, "mem: warning: skipped %v\n", b)
+	}
+	if c.JSON {
+		return writeJSON(e, entries)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, m := range entries {
+		label := ""
+		if m.SupersededBy != "" {
+			label = " (superseded by " + m.SupersededBy + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s%s\n", m.Slug, m.Class, m.Name, label)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mem": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: the real mem
+// binary (this test binary, re-executed) against real git repositories in
+// temporary directories.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(e *testscript.Env) error {
+			// A machine's global git config must not leak into the scripts.
+			e.Setenv("HOME", e.WorkDir)
+			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			e.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(e.WorkDir, ".gitconfig"))
+			e.Setenv("MEM_STORE", "")
+			e.Setenv("SHARED", shared())
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "shared" {
+				_, err := os.Stat(shared())
+				return err == nil, nil
+			}
+			return false, nil
+		},
+	})
+}
+
+// shared is the team's shared data directory beside the repository, absent
+// on a user's fresh clone.
+func shared() string {
+	abs, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
+	return abs
+}

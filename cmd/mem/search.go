@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mem-dev/mem/search"
+)
+
+type searchCmd struct {
+	JSON     bool     `help:"Print a JSON array, best first; [] when nothing is relevant."`
+	Limit    int      `help:"At most N results." default:"3" placeholder:"N"`
+	Previous string   `help:"The assistant's previous turn, which may refine the query." placeholder:"TEXT"`
+	Query    []string `arg:"" help:"The prompt, as a person would type it."`
+}
+
+// hit is one search result as --json prints it.
+type hit struct {
+	Slug     string    `json:"slug"`
+	Path     string    `json:"path"`
+	Store    string    `json:"store"`
+	Name     string    `json:"name"`
+	Class    string    `json:"class"`
+	Score    float64   `json:"score"`
+	Labels   []string  `json:"labels"`
+	Modified time.Time `json:"modified,omitzero"`
+	Line     int       `json:"line,omitempty"`
+	Snippet  string    `json:"snippet,omitempty"`
+}
+
+func (c searchCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	results, _, err := r.Search(e.ctx, strings.Join(c.Query, " "), c.Previous, c.Limit)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		hits := make([]hit, 0, len(results))
+		for _, res := range results {
+			hits = append(hits, toHit(res))
+		}
+		return writeJSON(e, hits)
+	}
+	for _, res := range results {
+		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, res.Path, res.Class, res.Name)
+		for _, l := range res.Labels {
+			fmt.Fprintf(e.stdout, "      [%s]\n", l)
+		}
+		if res.Snippet != "" {
+			fmt.Fprintf(e.stdout, "      %s\n", res.Snippet)
+		}
+	}
+	return nil
+}
+
+func toHit(r search.Result) hit {
+	labels := r.Labels
+	if labels == nil {
+		labels = []string{}
+	}
+	return hit{Slug: r.Slug, Path: r.Path, Store: r.Store, Name: r.Name, Class: r.Class,
+		Score: r.Score, Labels: labels, Modified: r.Modified, Line: r.Line, Snippet: r.Snippet}
+}

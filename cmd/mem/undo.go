@@ -1,0 +1,23 @@
+package main
+
+import "fmt"
+
+type undoCmd struct {
+	Ref string `arg:"" help:"The mem commit to revert (see mem log)."`
+}
+
+func (c undoCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	res, err := r.Undo(e.ctx, c.Ref)
+	if err != nil {
+		return err
+	}
+	reportSkip(e, res.Skipped)
+	if res.Committed {
+		fmt.Fprintf(e.stdout, "reverted %s in %.12s\n", c.Ref, res.Commit)
+	}
+	return nil
+}
