@@ -1,0 +1,163 @@
+// Package mcpserver serves a memory store to coding agents over the Model
+// Context Protocol: `mem mcp`, a stdio server for Claude Code, OpenCode, Kimi
+// Code and Codex, built on github.com/modelcontextprotocol/go-sdk.
+//
+// # Tools
+//
+//	memory_store   content*, name, description, class, importance, tags
+//	context_query  query*, limit (default 3, at most 10)
+//	memory_forget  slug*
+//	memory_show    slug*
+//	memory_list    (none)
+//
+// Each tool is one call into package mem, with the same semantics as the
+// matching CLI command: a store or a forget is one git commit (Mem-Action:
+// store, Mem-Action: forget), and context_query is the prompt hook's search,
+// threshold included, so it returns nothing when no memory is relevant
+// enough. Every result carries structured content (the tool's output
+// schema) and a short text for clients that show only text.
+//
+// # Errors
+//
+// Anything that goes wrong in a call — bad arguments, a duplicate slug, a
+// missing memory, a failed commit — is a tool error (IsError) whose text is
+// one sentence the model can act on; protocol errors are kept for malformed
+// requests and unknown tools. Arguments are checked against the tool's input
+// schema before the SDK's own validation, so that the message names the
+// argument and what it must be; a null argument counts as absent. A panic in
+// a call becomes a tool error, and calls run one at a time.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mem-dev/mem"
+)
+
+// instructions are sent to clients at initialization.
+const instructions = `mem keeps this project's memories: markdown files in git that earlier sessions wrote. ` +
+	`Call context_query with the task at hand before you work on something a past session may have met; ` +
+	`it returns nothing when no memory is relevant enough, and that is a normal answer. ` +
+	`Call memory_store when you learn something the next session would need (a gotcha, a decision, a procedure, a rule), one idea per memory. ` +
+	`Every store and forget is one git commit.`
+
+// server holds what the tool handlers share.
+type server struct {
+	repo    *mem.Repo
+	mu      sync.Mutex                    // one call at a time: go-git is not safe for concurrent use
+	schemas map[string]*jsonschema.Schema // input schema by tool name, for checkArgs
+}
+
+// New returns an MCP server whose tools read and write r.
+func New(r *mem.Repo, version string) *mcp.Server {
+	if version == "" {
+		version = "devel"
+	}
+	s := &server{repo: r, schemas: map[string]*jsonschema.Schema{}}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "mem", Title: "mem: git-native memory", Version: version},
+		&mcp.ServerOptions{
+			Instructions: instructions,
+			// No logging capability: the server has nothing to log to the client.
+			Capabilities: &mcp.ServerCapabilities{},
+		})
+	s.register(srv)
+	srv.AddReceivingMiddleware(s.guard)
+	return srv
+}
+
+// Serve runs the server on one stream pair (stdin and stdout for `mem mcp`)
+// until the client closes its end or ctx is cancelled; both are a normal end
+// and return nil. in is closed at the end when it is an io.Closer; out is
+// never closed.
+func Serve(ctx context.Context, r *mem.Repo, version string, in io.Reader, out io.Writer) error {
+	rc, ok := in.(io.ReadCloser)
+	if !ok {
+		rc = io.NopCloser(in)
+	}
+	err := New(r, version).Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopCloser{out}})
+	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("mcp server: %w", err)
+	}
+	return nil
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// addTool registers one typed tool. h returns the structured output and the
+// short text shown beside it; an error becomes a tool error whose text is
+// the error's message. adjust tightens the schema inferred from In (enums,
+// ranges, defaults) before the SDK and checkArgs use it.
+func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, adjust func(*jsonschema.Schema), h func(context.Context, In) (Out, string, error)) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: schema of %s: %v", t.Name, err)) // a programming error, caught by any test
+	}
+	if adjust != nil {
+		adjust(schema)
+	}
+	t.InputSchema = schema
+	s.schemas[t.Name] = schema
+	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		out, text, err := h(ctx, in)
+		if err != nil {
+			return nil, out, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+	})
+}
+
+// guard is the receiving middleware: it checks tool arguments before the
+// SDK does (for clearer messages) and turns a panic into an error.
+func (s *server) guard(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		call, isCall := req.(*mcp.CallToolRequest)
+		defer func() {
+			if p := recover(); p != nil {
+				if isCall {
+					res, err = toolError(fmt.Sprintf("internal error in mem (please report it): %v", p)), nil
+				} else {
+					res, err = nil, fmt.Errorf("internal error in mem: %v", p)
+				}
+			}
+		}()
+		if isCall && call.Params != nil {
+			if schema, ok := s.schemas[call.Params.Name]; ok {
+				args, problem := checkArgs(call.Params.Name, schema, call.Params.Arguments)
+				if problem != "" {
+					return toolError(problem), nil
+				}
+				call.Params.Arguments = args
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// toolError is a failed call's result: one sentence, IsError set.
+func toolError(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+}
+
+// rawDefault is a schema default value.
+func rawDefault(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
