@@ -79,7 +79,7 @@ func Doctor(o Options) []Problem {
 	case !executable(hook):
 		add("pre-commit", "chmod +x "+shellQuote(hook), "the pre-commit hook at %s is not executable: git skips it", hook)
 	default:
-		if bin := preCommitMem(data); !executable(bin) {
+		if bin := onPath(preCommitMem(data)); !executable(bin) {
 			add("pre-commit", reinstall, "the pre-commit hook runs %s, which is not an executable file", bin)
 		}
 	}

@@ -154,11 +154,13 @@ func newPlanner(o Options, install bool) (*planner, error) {
 	if o.Place.WorkTree == "" || o.Place.CommonDir == "" {
 		return nil, errors.New("install: not inside a git work tree")
 	}
-	if install && !filepath.IsAbs(o.Mem) {
-		return nil, fmt.Errorf("install: the mem binary's path must be absolute, not %q", o.Mem)
+	// A bare name is looked up on PATH when the hook runs, which is what a
+	// team sharing settings.json wants; anything else must be absolute.
+	if install && !runnable(o.Mem) {
+		return nil, fmt.Errorf("install: the mem binary must be an absolute path or a bare command name, not %q", o.Mem)
 	}
-	if o.Hook != "" && !filepath.IsAbs(o.Hook) {
-		return nil, fmt.Errorf("install: the mem-hook binary's path must be absolute, not %q", o.Hook)
+	if o.Hook != "" && !runnable(o.Hook) {
+		return nil, fmt.Errorf("install: the mem-hook binary must be an absolute path or a bare command name, not %q", o.Hook)
 	}
 	pl := &planner{o: o, files: map[string]*planned{}}
 	for _, a := range o.Agents {
@@ -188,7 +190,9 @@ func (pl *planner) has(agent string) bool { return slices.Contains(pl.agents, ag
 
 // hookCmd is the command line that runs hook sub (prompt, gate, …).
 func (o Options) hookCmd(sub string) string {
-	if o.Hook != "" {
+	// SessionStart runs once a session and reads MEMORY.md's budget, which
+	// needs the parser the lean binary leaves out.
+	if o.Hook != "" && sub != kindSessionStart {
 		return shellQuote(o.Hook) + " " + sub
 	}
 	return shellQuote(o.Mem) + " hook " + sub
@@ -416,4 +420,10 @@ func nonNil(b []byte) []byte {
 		return []byte{}
 	}
 	return b
+}
+
+// runnable reports whether bin names a binary the same way from any
+// directory: an absolute path, or a bare name found on PATH.
+func runnable(bin string) bool {
+	return filepath.IsAbs(bin) || bin != "" && !strings.ContainsRune(bin, filepath.Separator) && !strings.HasPrefix(bin, ".")
 }

@@ -372,7 +372,7 @@ func TestHookCommandsRun(t *testing.T) {
 				t.Fatalf("%s: %v\n%s", s.command, err, out)
 			}
 			want := "mem-hook " + s.kind + "\n"
-			if hook == "" {
+			if hook == "" || s.kind == kindSessionStart {
 				want = "mem hook " + s.kind + "\n"
 			}
 			if got := readFile(t, e.log); got != want {
@@ -667,7 +667,7 @@ func TestForeignPreCommitWithLeftoverChain(t *testing.T) {
 func TestOptionsRefused(t *testing.T) {
 	e := newEnv(t)
 	for name, o := range map[string]Options{
-		"relative mem":  {Place: e.o.Place, Mem: "mem"},
+		"relative mem":  {Place: e.o.Place, Mem: "bin/mem"},
 		"unknown agent": {Place: e.o.Place, Mem: e.o.Mem, Agents: []string{"cursor"}},
 		"no repository": {Mem: e.o.Mem},
 	} {
@@ -691,7 +691,7 @@ func TestDoctor(t *testing.T) {
 	}{
 		{"healthy", func(*testing.T, *env) {}, nil},
 		{"missing hook binary", func(t *testing.T, e *env) { must(t, os.Remove(e.o.Hook)) }, []string{"hooks"}},
-		{"missing mem binary", func(t *testing.T, e *env) { must(t, os.Remove(e.o.Mem)) }, []string{"pre-commit", "merge-driver"}},
+		{"missing mem binary", func(t *testing.T, e *env) { must(t, os.Remove(e.o.Mem)) }, []string{"hooks", "pre-commit", "merge-driver"}},
 		{"missing pre-commit", func(t *testing.T, e *env) { must(t, os.Remove(e.path(".git/hooks/pre-commit"))) }, []string{"pre-commit"}},
 		{"foreign pre-commit", func(t *testing.T, e *env) { writeFile(t, e.path(".git/hooks/pre-commit"), "#!/bin/sh\n", 0o755) }, []string{"pre-commit"}},
 		{"pre-commit not executable", func(t *testing.T, e *env) { must(t, os.Chmod(e.path(".git/hooks/pre-commit"), 0o644)) }, []string{"pre-commit"}},

@@ -130,7 +130,12 @@ func commandBinary(cmd, workTree string) string {
 		}
 		return v
 	})
-	if !strings.ContainsRune(bin, '/') {
+	return onPath(bin)
+}
+
+// onPath resolves a bare command name the way a shell would.
+func onPath(bin string) string {
+	if bin != "" && !strings.ContainsRune(bin, '/') {
 		if p, err := exec.LookPath(bin); err == nil {
 			return p
 		}
