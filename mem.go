@@ -68,19 +68,26 @@ func open(dir, store string) (*Repo, error) {
 // returns the paths it created.
 func Init(dir, store string) (*Repo, []string, error) {
 	place, err := locate.Find(dir, store)
+	var created []string
 	if errors.Is(err, locate.ErrNoRepo) {
+		// No repository anywhere above: make the directory one, so the
+		// store sits inside the project rather than owning a repo of its own.
 		abs, aerr := filepath.Abs(dir)
 		if aerr != nil {
 			return nil, nil, aerr
+		}
+		if _, created, err = gitstore.Init(abs); err != nil {
+			return nil, nil, err
 		}
 		place.Store = filepath.Join(abs, filepath.FromSlash(locate.DefaultStore))
 	} else if err != nil {
 		return nil, nil, err
 	}
-	_, created, err := gitstore.Init(place.Store)
+	_, more, err := gitstore.Init(place.Store)
 	if err != nil {
 		return nil, nil, err
 	}
+	created = append(created, more...)
 	r, err := open(dir, place.Store)
 	if err != nil {
 		return nil, nil, err

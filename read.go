@@ -2,6 +2,8 @@ package mem
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/mem-dev/mem/gitstore"
 	"path"
@@ -101,4 +103,41 @@ func (r *Repo) MemoryIndexes() ([]string, error) {
 // the next commit (what the pre-commit check reads).
 func (r *Repo) StagedStoreFiles(ctx context.Context) ([]gitstore.StagedFile, error) {
 	return r.files.Staged(ctx)
+}
+
+// Health is one line on the store's state for the start of a session: how
+// many memories, whether MEMORY.md loads whole, how many are unverified.
+func (r *Repo) Health(ctx context.Context) (string, error) {
+	ix, err := r.Index(ctx)
+	if err != nil {
+		return "", err
+	}
+	memories, unverified := 0, 0
+	for _, d := range ix.Docs() {
+		if d.Line == 0 {
+			memories++
+		}
+		if len(d.Unverified) > 0 {
+			unverified++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "mem: %d memories in %s; relevant ones arrive with each prompt, and `mem search <topic>` looks up more.", memories, r.Place.Rel(r.Place.Store))
+	indexes, err := r.MemoryIndexes()
+	if err != nil {
+		return "", err
+	}
+	for _, f := range indexes {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if bud := mdparse.MeasureMemoryIndex(r.Place.Rel(f), data); !bud.Fits {
+			fmt.Fprintf(&b, " %s is over Claude Code's load limit: nothing past line %d is read (`mem budget --fix` regenerates it).", bud.File, bud.CutLine)
+		}
+	}
+	if unverified > 0 {
+		fmt.Fprintf(&b, " %d memories are labelled unverified: check them before relying on them.", unverified)
+	}
+	return b.String(), nil
 }

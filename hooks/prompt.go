@@ -68,7 +68,7 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	if err := RecordLookup(place.CacheDir(), hin.SessionID); err != nil {
 		logHookError(place.CacheDir(), "prompt: record lookup: "+err.Error())
 	}
-	out.Write(hookJSON("UserPromptSubmit", ctx))
+	out.Write(ContextJSON("UserPromptSubmit", ctx))
 }
 
 // answer searches the store for the prompt and renders what to inject.
@@ -215,8 +215,8 @@ func Age(t, now time.Time) string {
 	}
 }
 
-// hookJSON is the hook's stdout: additionalContext for an event.
-func hookJSON(event, context string) []byte {
+// ContextJSON is a hook's stdout that adds context for an event.
+func ContextJSON(event, context string) []byte {
 	var out struct {
 		HookSpecificOutput struct {
 			HookEventName     string `json:"hookEventName"`

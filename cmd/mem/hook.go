@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/mem-dev/mem"
@@ -10,9 +11,10 @@ import (
 )
 
 type hookCmd struct {
-	Prompt   hookPromptCmd   `cmd:"" help:"UserPromptSubmit: inject relevant memories as additionalContext."`
-	Gate     gateCmd         `cmd:"" help:"Stop: block when files were edited and nothing was stored."`
-	PostTool hookPostToolCmd `cmd:"" name:"post-tool" help:"PostToolUse on Edit|Write|MultiEdit: mark the index stale."`
+	Prompt   hookPromptCmd       `cmd:"" help:"UserPromptSubmit: inject relevant memories as additionalContext."`
+	Gate     gateCmd             `cmd:"" help:"Stop: block when files were edited and nothing was stored."`
+	PostTool hookPostToolCmd     `cmd:"" name:"post-tool" help:"PostToolUse on Edit|Write|MultiEdit: mark the index stale."`
+	Session  hookSessionStartCmd `cmd:"" name:"session-start" help:"SessionStart: one line of store health."`
 }
 
 type hookPromptCmd struct{}
@@ -46,5 +48,28 @@ func (gateCmd) Run(e *env) error {
 	if code := hooks.Gate(e.stdin, e.stderr, time.Now()); code != 0 {
 		return exitError(code)
 	}
+	return nil
+}
+
+type hookSessionStartCmd struct{}
+
+// Run prints one line of store health as SessionStart context. Like every
+// hook it fails open: on an error of ours it prints nothing.
+func (hookSessionStartCmd) Run(e *env) error {
+	var in struct {
+		Cwd string `json:"cwd"`
+	}
+	if err := json.NewDecoder(e.stdin).Decode(&in); err != nil || in.Cwd == "" {
+		return nil
+	}
+	r, err := mem.Open(in.Cwd, e.store)
+	if err != nil {
+		return nil
+	}
+	line, err := r.Health(e.ctx)
+	if err != nil {
+		return nil
+	}
+	e.stdout.Write(hooks.ContextJSON("SessionStart", line))
 	return nil
 }

@@ -1,0 +1,188 @@
+package hooks
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/search"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var promptNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// promptRepo makes a work tree with a store and a search cache built from
+// docs, and returns its root.
+func promptRepo(t *testing.T, docs []search.Doc) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{".git", ".claude/agent-memory"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	place, err := locate.Find(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(place.CacheDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := search.Build(docs).WriteFile(place.IndexPath(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+var promptDocs = []search.Doc{
+	{Slug: "vat-rounding", Path: ".claude/agent-memory/vat-rounding.md", Store: "project",
+		Name: "Spanish VAT rounds per line", Description: "VAT is rounded per order line, never on the order total",
+		Class: "gotcha", Importance: 7, Modified: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
+		Tags: []string{"checkout", "vat"}, Body: "Rounding the total is off by one cent on multi-item orders. See shop/checkout/tax.py."},
+	{Slug: "staging-db-host", Path: ".claude/agent-memory/staging-db-host.md", Store: "project",
+		Name: "Staging database host", Description: "Staging Postgres lives on atlas-staging.internal, port 5432",
+		Class: "fact", Importance: 8, Modified: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
+		SupersededBy: "staging-db-moved", Unverified: []string{"path infra/staging.tf does not exist (2026-11-21)"},
+		Tags: []string{"staging", "postgres"}, Body: "Connect to the staging postgres database on atlas-staging.internal with the readonly role."},
+	{Slug: "MEMORY.md#L12", Path: ".claude/agent-memory/MEMORY.md", Store: "project", Line: 12,
+		Name: "Notes", Class: "fact", Body: "The staging database is reset every Sunday night; never keep test data there."},
+	{Slug: "never-deploy-fridays", Path: ".claude/agent-memory/never-deploy-fridays.md", Store: "project",
+		Name: "No production deploys on Fridays", Description: "Nothing ships to production on a Friday; staging is fine",
+		Class: "rule", Importance: 8, Modified: time.Date(2025, 5, 2, 0, 0, 0, 0, time.UTC),
+		Tags: []string{"deploy", "release"}, Body: "Since the April outage production deploys stop on Fridays."},
+}
+
+// TestPromptGolden runs the hook on prompts and compares its stdout with
+// golden files (refresh with -update): what the agent actually receives.
+func TestPromptGolden(t *testing.T) {
+	root := promptRepo(t, promptDocs)
+	tests := []struct{ name, prompt string }{
+		{"gotcha", "why are spanish orders off by a cent at checkout? the vat total looks wrong"},
+		{"labels", "how do i connect to the atlas-staging postgres host with the readonly role"},
+		{"rule", "can you deploy this to production on friday"},
+		{"silent-filler", "ok go ahead"},
+		{"silent-offtopic", "what's the difference between a mutex and a semaphore"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := `{"prompt":` + quote(tt.prompt) + `,"cwd":` + quote(root) + `,"session_id":"s1"}`
+			var out bytes.Buffer
+			Prompt(strings.NewReader(in), &out, nil, promptNow)
+			golden := filepath.Join("testdata", "prompt", tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("hook output differs from %s:\n got %s\nwant %s", golden, out.Bytes(), want)
+			}
+			if strings.HasPrefix(tt.name, "silent") && out.Len() != 0 {
+				t.Errorf("%q must stay silent", tt.prompt)
+			}
+		})
+	}
+	// Every decision, injection or silence, is logged for review.
+	place, _ := locate.Find(root, "")
+	log, err := os.ReadFile(filepath.Join(place.CacheDir(), "injections.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(log, []byte("\n")); n != len(tests) {
+		t.Errorf("injections.jsonl has %d lines, want %d:\n%s", n, len(tests), log)
+	}
+	if !bytes.Contains(log, []byte(`"injected":false`)) || !bytes.Contains(log, []byte(`"slug":"vat-rounding"`)) {
+		t.Errorf("injections.jsonl lacks the decisions:\n%s", log)
+	}
+}
+
+// TestPromptFailsOpen: on errors of our own the hook prints nothing and
+// leaves one line in the hook log.
+func TestPromptFailsOpen(t *testing.T) {
+	root := promptRepo(t, promptDocs)
+	place, _ := locate.Find(root, "")
+	if err := os.WriteFile(place.IndexPath(), []byte("not an index"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failing := func(locate.Place) error { return errors.New("mem binary not found") }
+	tests := []struct{ name, in string }{
+		{"malformed json", `{"prompt": `},
+		{"corrupt cache and no refresh", `{"prompt":"spanish vat rounding","cwd":` + quote(root) + `}`},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		Prompt(strings.NewReader(tt.in), &out, failing, promptNow)
+		if out.Len() != 0 {
+			t.Errorf("%s: printed %q, want nothing", tt.name, out.String())
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+	if !bytes.Contains(log, []byte("mem binary not found")) {
+		t.Errorf("hook.log = %q, want the refresh error", log)
+	}
+}
+
+// TestPromptRefreshesStaleCache: a corrupt or missing cache is rebuilt
+// through the Refresher, then answered.
+func TestPromptRefreshesStaleCache(t *testing.T) {
+	root := promptRepo(t, promptDocs)
+	place, _ := locate.Find(root, "")
+	os.Remove(place.IndexPath())
+	refreshed := 0
+	rebuild := func(p locate.Place) error {
+		refreshed++
+		return search.Build(promptDocs).WriteFile(p.IndexPath(), nil)
+	}
+	var out bytes.Buffer
+	in := `{"prompt":"spanish vat rounding off by a cent","cwd":` + quote(root) + `}`
+	Prompt(strings.NewReader(in), &out, rebuild, promptNow)
+	if refreshed != 1 || !strings.Contains(out.String(), "vat-rounding.md") {
+		t.Errorf("refreshed %d times, output %q", refreshed, out.String())
+	}
+}
+
+func TestAge(t *testing.T) {
+	tests := []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Time{}, ""},
+		{promptNow.Add(-2 * time.Hour), "from today"},
+		{promptNow.AddDate(0, 0, -1), "1 day old"},
+		{promptNow.AddDate(0, 0, -9), "9 days old"},
+		{promptNow.AddDate(0, 0, -30), "4 weeks old"},
+		{promptNow.AddDate(0, -7, 0), "7 months old"},
+		{promptNow.AddDate(-3, 0, 0), "3 years old"},
+		{promptNow.AddDate(0, 0, 3), "dated in the future"},
+	}
+	for _, tt := range tests {
+		if got := Age(tt.t, promptNow); got != tt.want {
+			t.Errorf("Age(%v) = %q, want %q", tt.t, got, tt.want)
+		}
+	}
+}
+
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('"')
+	return b.String()
+}
