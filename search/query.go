@@ -15,10 +15,13 @@ type Query struct {
 }
 
 type qterm struct {
-	term   string
-	weight float64
-	prompt bool // from the prompt itself (not only the previous turn)
-	entity bool
+	term      string
+	weight    float64
+	prompt    bool // from the prompt itself (not only the previous turn)
+	entity    bool
+	expansion bool // added by the thesaurus, not typed
+	expanded  bool // has thesaurus expansions
+	group     int  // >0: a term and its expansions, which substitute for each other rather than add up
 }
 
 // Weights of the parts of a prompt.

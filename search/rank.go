@@ -45,8 +45,13 @@ type params struct {
 	decayFloor   float64 // what fully decayed memories keep
 	superseded   float64 // multiplier for superseded memories
 	relative     float64 // results after the first must reach this share of its score
+	relative3    float64 // results after the second must reach this share of the first's score
 	entityWeight float64 // query weight of entity terms
 	previous     float64 // query weight of terms from the previous turn
+	expand       float64 // query weight of thesaurus expansions, relative to the term expanded
+	expandBest   bool    // expansions count in the best possible score
+	groupMax     bool    // a term and its expansions count once, by their best contribution
+	expandUnseen float64 // share of an unseen term's mass kept in the best possible score when it was expanded
 }
 
 var defaults = params{
@@ -63,8 +68,13 @@ var defaults = params{
 	decayFloor:   0.7,
 	superseded:   0.5,
 	relative:     0.6,
+	relative3:    0.9,
 	entityWeight: 1,
 	previous:     weightPrevious,
+	expand:       0.7,
+	expandBest:   false,
+	expandUnseen: 1,
+	groupMax:     true,
 }
 
 func decays(class string) bool {
@@ -118,7 +128,11 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	maxIDF := ix.idf(0)
 	stats := make([]termStat, 0, len(q.terms))
 	var unseenMass, topicMass float64
-	for _, t := range q.terms {
+	terms := q.terms
+	if p.expand > 0 {
+		terms = expand(terms, p.expand)
+	}
+	for _, t := range terms {
 		if t.entity {
 			t.weight *= p.entityWeight
 		}
@@ -127,8 +141,12 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		}
 		e := ix.lookup(t.term)
 		if e < 0 {
-			if t.prompt {
-				unseenMass += t.weight * maxIDF
+			if t.prompt && !t.expansion {
+				u := t.weight * maxIDF
+				if t.expanded {
+					u *= p.expandUnseen
+				}
+				unseenMass += u
 			}
 			continue
 		}
@@ -148,6 +166,9 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	// The query's best possible score: the mass of its best terms.
 	masses := make([]float64, 0, len(stats))
 	for _, st := range stats {
+		if st.expansion && !p.expandBest {
+			continue
+		}
 		masses = append(masses, st.weight*st.idf)
 	}
 	slices.SortFunc(masses, func(a, b float64) int { return cmpDesc(a, b) })
@@ -175,6 +196,9 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		if !opt.All && len(out) > 0 && s.score < p.relative*top[0].score {
 			break
 		}
+		if !opt.All && len(out) > 1 && s.score < p.relative3*top[0].score {
+			break
+		}
 		d, ok := ix.doc(s.doc)
 		if !ok {
 			continue
@@ -184,12 +208,27 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	return out
 }
 
-// accumulate adds each term's BM25F contribution to scores.
+// accumulate adds each term's BM25F contribution to scores. A term and its
+// thesaurus expansions form a group: a document gets the best of the
+// group's contributions, not their sum, so a synonym stands in for a word
+// and never counts as extra evidence.
 func (ix *Index) accumulate(stats []termStat, scores []float64, p *params) {
+	var groups map[int][]float64
 	for _, st := range stats {
 		post, ok := ix.postings(st.entry)
 		if !ok {
 			continue
+		}
+		dst := scores
+		if st.group > 0 && p.groupMax {
+			if groups == nil {
+				groups = map[int][]float64{}
+			}
+			dst = groups[st.group]
+			if dst == nil {
+				dst = make([]float64, ix.nDocs)
+				groups[st.group] = dst
+			}
 		}
 		w := st.weight * st.idf
 		ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
@@ -202,8 +241,18 @@ func (ix *Index) accumulate(stats []termStat, scores []float64, p *params) {
 				l := float64(uint16(n[2*f]) | uint16(n[2*f+1])<<8)
 				t += p.weight[f] * float64(tf[f]) / (1 - p.b[f] + p.b[f]*l/ix.avgLen[f])
 			}
-			scores[doc] += w * t / (p.k1 + t)
+			s := w * t / (p.k1 + t)
+			if st.group > 0 && p.groupMax {
+				dst[doc] = max(dst[doc], s)
+			} else {
+				dst[doc] += s
+			}
 		})
+	}
+	for _, g := range groups {
+		for doc, s := range g {
+			scores[doc] += s
+		}
 	}
 }
 

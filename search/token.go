@@ -204,6 +204,10 @@ func wordTerm(s string) string {
 	if isNumber(s) && len(s) > 8 {
 		return ""
 	}
+	// Plural numbers ("502s", "1990s") are the number.
+	if len(s) > 1 && s[len(s)-1] == 's' && isNumber(s[:len(s)-1]) {
+		return s[:len(s)-1]
+	}
 	return Stem(s)
 }
 
