@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mem-dev/mem/search"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -231,7 +232,7 @@ func (s *server) query(ctx context.Context, a queryArgs) (queryResult, string, e
 		limit = defaultLimit
 	}
 	limit = min(limit, maxLimit)
-	results, _, err := s.repo.Search(ctx, a.Query, "", limit)
+	results, _, err := s.repo.Search(ctx, a.Query, "", search.Options{Limit: limit})
 	if err != nil {
 		return queryResult{}, "", fmt.Errorf("could not search the memories: %v", err)
 	}

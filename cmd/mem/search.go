@@ -12,6 +12,8 @@ type searchCmd struct {
 	JSON     bool     `help:"Print a JSON array, best first; [] when nothing is relevant."`
 	Limit    int      `help:"At most N results." default:"3" placeholder:"N"`
 	Previous string   `help:"The assistant's previous turn, which may refine the query." placeholder:"TEXT"`
+	All      bool     `help:"Ignore the relevance threshold: show the best matches even when the hook would stay silent."`
+	Explain  bool     `help:"Print the query as built from the prompt, on stderr."`
 	Query    []string `arg:"" help:"The prompt, as a person would type it."`
 }
 
@@ -34,9 +36,12 @@ func (c searchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	results, _, err := r.Search(e.ctx, strings.Join(c.Query, " "), c.Previous, c.Limit)
+	results, q, err := r.Search(e.ctx, strings.Join(c.Query, " "), c.Previous, search.Options{Limit: c.Limit, All: c.All})
 	if err != nil {
 		return err
+	}
+	if c.Explain {
+		fmt.Fprintf(e.stderr, "query: %s\n", q)
 	}
 	if c.JSON {
 		hits := make([]hit, 0, len(results))
