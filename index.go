@@ -45,10 +45,14 @@ func (r *Repo) cached(full bool) (*search.Index, bool) {
 	if err != nil {
 		return nil, false
 	}
-	if fresh.Check(ix.Sources(), r.Place.CacheDir(), r.Now(), full) != fresh.Fresh {
-		return ix, false
+	switch fresh.Check(ix.Sources(), r.Place.CacheDir(), r.Now(), full) {
+	case fresh.Fresh:
+		return ix, true
+	case fresh.ClearMarker:
+		fresh.Clear(r.Place.CacheDir())
+		return ix, true
 	}
-	return ix, true
+	return ix, false
 }
 
 // refreshLocked refreshes the cache after a write, under the caller's lock.
@@ -78,7 +82,7 @@ func (r *Repo) refresh() (*search.Index, error) {
 		return nil, err
 	}
 	var docs []search.Doc
-	stamps := r.gitStamps()
+	var stamps []fresh.Stamp
 	dirs := map[string]bool{".": true}
 	for _, rel := range files {
 		for d := path.Dir(rel); !dirs[d]; d = path.Dir(d) {
@@ -116,17 +120,6 @@ func (r *Repo) refresh() (*search.Index, error) {
 	}
 	fresh.Clear(r.Place.CacheDir())
 	return ix, nil
-}
-
-// gitStamps are the git files whose change means "check every file".
-func (r *Repo) gitStamps() []fresh.Stamp {
-	if r.Place.GitDir == "" {
-		return nil
-	}
-	return []fresh.Stamp{
-		fresh.Of(filepath.Join(r.Place.GitDir, "index"), fresh.Git),
-		fresh.Of(filepath.Join(r.Place.GitDir, "HEAD"), fresh.Git),
-	}
 }
 
 // docsOf turns one file into index entries: a memory is one entry; a

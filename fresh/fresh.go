@@ -2,15 +2,15 @@
 // files, without opening the repository and without parsing anything.
 //
 // A cache records a Stamp (modification time and size) for every store
-// directory, every memory file, and the git files that move when commits,
-// pulls and checkouts happen. Statting every file costs ~5.6 µs each, too
-// much for the prompt path at 10,000 memories, so the prompt path runs
-// Quick: one stat per directory (adds, deletes, renames, editors that save
-// by rename), the git index and HEAD (commits, pulls, checkouts, whose
-// change then triggers a full check), the stale marker that the PostToolUse
-// hook drops when an agent edits a store file, and a rotating slice of file
-// stats so an in-place edit nobody announced is noticed within a few
-// prompts. Every non-hook mem command runs Full.
+// directory and every memory file. Statting every file costs ~5.6 µs each,
+// too much for the prompt path at 10,000 memories, so the prompt path runs
+// a quick check: one stat per directory, which catches adds, deletes,
+// renames, editors that save by rename, and git itself (checkout, pull,
+// merge and reset replace a file by unlink and create, which moves its
+// directory's mtime); the stale marker that the PostToolUse hook drops when
+// an agent edits a store file in place; and a rotating slice of file stats,
+// so an in-place edit nobody announced is noticed within a few prompts.
+// Every non-hook mem command runs a full check.
 package fresh
 
 import (
@@ -25,7 +25,6 @@ type Kind uint8
 const (
 	File Kind = iota // a memory file
 	Dir              // a store directory
-	Git              // a git file whose change means "check every file"
 )
 
 // Stamp is what a stat said about one path when the cache was built.
@@ -74,41 +73,34 @@ const slice = 48
 type Verdict uint8
 
 const (
-	Fresh   Verdict = iota // the cache reflects the files
-	Restamp                // the files are unchanged but git moved or the marker is set: rewrite the stamps
-	Stale                  // a store file or directory changed: rebuild what changed
+	Fresh       Verdict = iota // the cache reflects the files
+	ClearMarker                // the marker was set but every file is unchanged: clear it
+	Stale                      // a store file or directory changed: rebuild what changed
 )
 
 // Check compares stamps with the filesystem. A quick check (full false)
-// follows the cheap signals in the package comment and escalates to every
-// file when a git file or the marker says something happened; a full check
-// stats everything.
+// follows the cheap signals in the package comment and checks every file
+// when the marker says an agent edited the store; a full check stats
+// everything.
 func Check(stamps []Stamp, cacheDir string, now time.Time, full bool) Verdict {
 	var files []Stamp
-	moved := false
 	for _, s := range stamps {
-		switch s.Kind {
-		case Dir:
+		if s.Kind == Dir {
 			if s.changed() {
 				return Stale
 			}
-		case Git:
-			if !moved && s.changed() {
-				moved = true
-			}
-		default:
-			files = append(files, s)
+			continue
 		}
+		files = append(files, s)
 	}
-	if _, err := os.Stat(filepath.Join(cacheDir, MarkerName)); err == nil {
-		moved = true
-	}
-	if full || moved || len(files) <= slice {
+	_, err := os.Stat(filepath.Join(cacheDir, MarkerName))
+	marked := err == nil
+	if full || marked || len(files) <= slice {
 		if anyChanged(files) {
 			return Stale
 		}
-		if moved {
-			return Restamp
+		if marked {
+			return ClearMarker
 		}
 		return Fresh
 	}

@@ -102,12 +102,8 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 		switch fresh.Check(ix.Sources(), place.CacheDir(), now, false) {
 		case fresh.Fresh:
 			return ix, nil
-		case fresh.Restamp:
-			// Git moved but no store file did: record the new stamps so
-			// the next prompt is cheap again, without parsing anything.
-			if werr := ix.WriteFile(path, restamp(ix.Sources())); werr == nil {
-				fresh.Clear(place.CacheDir())
-			}
+		case fresh.ClearMarker:
+			fresh.Clear(place.CacheDir())
 			return ix, nil
 		}
 	}
@@ -124,14 +120,6 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 		return nil, fmt.Errorf("refresh index: %w", rerr)
 	}
 	return search.Open(path)
-}
-
-func restamp(old []fresh.Stamp) []fresh.Stamp {
-	out := make([]fresh.Stamp, len(old))
-	for i, s := range old {
-		out[i] = fresh.Of(s.Path, s.Kind)
-	}
-	return out
 }
 
 // Render formats results as the text injected into the agent's context:
