@@ -28,7 +28,7 @@ type Result struct {
 
 // DefaultThreshold is the score the best result must reach for a search to
 // return anything. It was calibrated once, on the whole development battery.
-const DefaultThreshold = 0.20
+const DefaultThreshold = 0.19
 
 // params are the ranking constants. They are a variable so that the tests can
 // measure alternatives; nothing changes them at run time.
@@ -52,6 +52,11 @@ type params struct {
 	expandBest   bool    // expansions count in the best possible score
 	groupMax     bool    // a term and its expansions count once, by their best contribution
 	expandUnseen float64 // share of an unseen term's mass kept in the best possible score when it was expanded
+	dampIDF      float64 // prompt terms below this share of the largest idf are generic...
+	dampMin      int     // ...and are damped when the prompt has at least this many rarer terms...
+	dampWeight   float64 // ...to this share of their weight
+	cover        float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description, aliases and tags cover
+	coverTop     int     // the coverage denominator counts this many of the prompt's best terms (0: all)
 }
 
 var defaults = params{
@@ -67,14 +72,19 @@ var defaults = params{
 	halfLife:     150,
 	decayFloor:   0.7,
 	superseded:   0.5,
-	relative:     0.6,
+	relative:     0.7,
 	relative3:    0.9,
 	entityWeight: 1,
-	previous:     weightPrevious,
+	previous:     0.2,
 	expand:       0.7,
 	expandBest:   false,
 	expandUnseen: 1,
 	groupMax:     true,
+	dampIDF:      0,
+	dampMin:      4,
+	dampWeight:   1,
+	cover:        0.1,
+	coverTop:     0,
 }
 
 func decays(class string) bool {
@@ -159,9 +169,32 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if len(stats) == 0 || topicMass < p.minTopicIDF {
 		return nil
 	}
+	if p.dampIDF > 0 && p.dampWeight < 1 {
+		cut := p.dampIDF * maxIDF
+		rare := 0
+		for _, st := range stats {
+			if st.prompt && !st.expansion && st.idf >= cut {
+				rare++
+			}
+		}
+		if rare >= p.dampMin {
+			for i := range stats {
+				if stats[i].idf < cut {
+					stats[i].weight *= p.dampWeight
+				}
+			}
+		}
+	}
 
 	scores := make([]float64, ix.nDocs)
-	ix.accumulate(stats, scores, p)
+	var cov []float64
+	if p.cover > 0 {
+		cov = make([]float64, ix.nDocs)
+	}
+	ix.accumulate(stats, scores, cov, p)
+	if cov != nil {
+		ix.applyCoverage(stats, scores, cov, p)
+	}
 
 	// The query's best possible score: the mass of its best terms.
 	masses := make([]float64, 0, len(stats))
@@ -212,8 +245,8 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 // thesaurus expansions form a group: a document gets the best of the
 // group's contributions, not their sum, so a synonym stands in for a word
 // and never counts as extra evidence.
-func (ix *Index) accumulate(stats []termStat, scores []float64, p *params) {
-	var groups map[int][]float64
+func (ix *Index) accumulate(stats []termStat, scores, cov []float64, p *params) {
+	var groups, covGroups map[int][]float64
 	for _, st := range stats {
 		post, ok := ix.postings(st.entry)
 		if !ok {
@@ -231,7 +264,24 @@ func (ix *Index) accumulate(stats []termStat, scores []float64, p *params) {
 			}
 		}
 		w := st.weight * st.idf
+		var cdst []float64
+		if cov != nil && st.prompt {
+			cdst = cov
+			if st.group > 0 {
+				if covGroups == nil {
+					covGroups = map[int][]float64{}
+				}
+				cdst = covGroups[st.group]
+				if cdst == nil {
+					cdst = make([]float64, ix.nDocs)
+					covGroups[st.group] = cdst
+				}
+			}
+		}
 		ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+			if cdst != nil && (tf[fieldName] > 0 || tf[fieldDesc] > 0 || tf[fieldAliases] > 0 || tf[fieldTags] > 0) {
+				cdst[doc] = max(cdst[doc], w)
+			}
 			n := ix.sec[secNorms][doc*normSize:]
 			var t float64
 			for f := range numFields {
@@ -252,6 +302,40 @@ func (ix *Index) accumulate(stats []termStat, scores []float64, p *params) {
 	for _, g := range groups {
 		for doc, s := range g {
 			scores[doc] += s
+		}
+	}
+	for _, g := range covGroups {
+		for doc, s := range g {
+			cov[doc] += s
+		}
+	}
+}
+
+// applyCoverage scales each document's score by the share of the prompt's
+// idf mass that its name, description, aliases and tags cover: a memory is
+// about what its summary says, and a prompt whose rare words only meet a
+// memory's body is less likely to be about it.
+func (ix *Index) applyCoverage(stats []termStat, scores, cov []float64, p *params) {
+	masses := make([]float64, 0, len(stats))
+	for _, st := range stats {
+		if st.prompt && !st.expansion {
+			masses = append(masses, st.weight*st.idf)
+		}
+	}
+	slices.SortFunc(masses, func(a, b float64) int { return cmpDesc(a, b) })
+	var den float64
+	for i, m := range masses {
+		if p.coverTop > 0 && i >= p.coverTop {
+			break
+		}
+		den += m
+	}
+	if den == 0 {
+		return
+	}
+	for doc, s := range scores {
+		if s > 0 {
+			scores[doc] = s * (1 - p.cover + p.cover*min(1, cov[doc]/den))
 		}
 	}
 }

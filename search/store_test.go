@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/mem-dev/mem/mdparse"
 )
 
 // sharedDir is the team's shared data (eval store, battery, external data).
@@ -23,85 +23,55 @@ func needShared(t testing.TB) {
 	}
 }
 
-// loadStore is a test-only loader: it reads every *.md memory under dir
-// (MEMORY.md excepted) with a YAML frontmatter into Docs.
+// loadStore is a test-only loader that builds Docs the way the product's
+// indexer does (index.go docsOf): every *.md memory under dir (MEMORY.md
+// excepted, forgotten ones skipped) parsed by mdparse, the body being the
+// extracted text plus its paths and code spans.
 func loadStore(t testing.TB, dir, store string) []Doc {
 	t.Helper()
 	var docs []Doc
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".md") || d.Name() == "MEMORY.md" {
+		if d.IsDir() || !strings.HasSuffix(p, ".md") || d.Name() == "MEMORY.md" {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		doc, ok := parseMemory(string(data))
-		if !ok {
+		m, err := mdparse.Parse(p, data)
+		if err != nil || m.Status == "forgotten" {
 			return nil
 		}
-		rel, _ := filepath.Rel(dir, path)
-		doc.Slug = strings.TrimSuffix(filepath.Base(path), ".md")
-		doc.Path = filepath.ToSlash(filepath.Join(".claude/agent-memory", rel))
-		doc.Store = store
-		docs = append(docs, doc)
+		x := mdparse.ExtractBody(m.Body)
+		body := x.Text
+		if extra := strings.Join(append(x.Paths, x.Code...), " "); extra != "" {
+			body += "\n" + extra
+		}
+		rel, _ := filepath.Rel(dir, p)
+		docs = append(docs, Doc{
+			Slug:         strings.TrimSuffix(filepath.Base(p), ".md"),
+			Path:         filepath.ToSlash(filepath.Join(".claude/agent-memory", rel)),
+			Store:        store,
+			Name:         m.Name,
+			Description:  m.Description,
+			Class:        m.EffectiveClass(),
+			Importance:   m.Importance,
+			Modified:     m.Modified,
+			Tags:         m.Tags,
+			Aliases:      m.Aliases,
+			SupersededBy: m.SupersededBy,
+			Unverified:   m.Unverified,
+			Body:         body,
+		})
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return docs
-}
-
-func parseMemory(text string) (Doc, bool) {
-	if !strings.HasPrefix(text, "---\n") {
-		return Doc{}, false
-	}
-	end := strings.Index(text[4:], "\n---")
-	if end < 0 {
-		return Doc{}, false
-	}
-	front, body := text[4:4+end], text[4+end+4:]
-	var fm struct {
-		Name, Description, Class, Type string
-		Importance                     int
-		Modified                       string
-		Tags, Aliases, Unverified      []string
-		SupersededBy                   string `yaml:"superseded_by"`
-	}
-	if err := yaml.Unmarshal([]byte(front), &fm); err != nil {
-		return Doc{}, false
-	}
-	class := fm.Class
-	if class == "" {
-		class = map[string]string{"user": "preference", "feedback": "rule", "project": "fact", "reference": "reference"}[fm.Type]
-	}
-	var mod time.Time
-	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
-		if m, err := time.Parse(layout, fm.Modified); err == nil {
-			mod = m
-			break
-		}
-	}
-	return Doc{
-		Name: fm.Name, Description: fm.Description, Class: class, Importance: fm.Importance,
-		Modified: mod, Tags: fm.Tags, Aliases: fm.Aliases, Unverified: fm.Unverified,
-		SupersededBy: fm.SupersededBy, Body: plainText(body),
-	}, true
-}
-
-// plainText removes the commonest markdown markup.
-func plainText(md string) string {
-	r := strings.NewReplacer("**", "", "__", "", "`", "", "](", " ", "[", "", "](", " ")
-	var b strings.Builder
-	for line := range strings.Lines(md) {
-		line = strings.TrimLeft(line, "#>-* \t")
-		b.WriteString(r.Replace(line))
-	}
-	return strings.TrimSpace(b.String())
 }
 
 type battCase struct {

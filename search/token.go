@@ -198,6 +198,14 @@ func wordTerm(s string) string {
 		s = strings.TrimSuffix(s, "'s")
 		s = strings.ReplaceAll(s, "'", "")
 	}
+	if numberWords {
+		if d := numberWord(s); d != "" {
+			return d
+		}
+		if len(s) == 1 && isDigit(s[0]) {
+			return s
+		}
+	}
 	if utf8.RuneCountInString(s) < 2 || len(s) > 40 || isStopword(s) {
 		return ""
 	}
@@ -218,4 +226,57 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// numberWords keeps single digits as terms and maps number words to digits
+// ("six minutes" and "6 minutes" both give "6"); a variable so that tests
+// can measure it.
+var numberWords = true
+
+// numberWord returns the digits of a number word from two to twenty, and of
+// the tens, or "". "one" stays a stopword: it is far more often a pronoun.
+func numberWord(s string) string {
+	switch s {
+	case "two":
+		return "2"
+	case "three":
+		return "3"
+	case "four":
+		return "4"
+	case "five":
+		return "5"
+	case "six":
+		return "6"
+	case "seven":
+		return "7"
+	case "eight":
+		return "8"
+	case "nine":
+		return "9"
+	case "ten":
+		return "10"
+	case "eleven":
+		return "11"
+	case "twelve":
+		return "12"
+	case "fifteen":
+		return "15"
+	case "twenty":
+		return "20"
+	case "thirty":
+		return "30"
+	case "forty":
+		return "40"
+	case "fifty":
+		return "50"
+	case "sixty":
+		return "60"
+	case "ninety":
+		return "90"
+	case "hundred":
+		return "100"
+	case "thousand":
+		return "1000"
+	}
+	return ""
 }
