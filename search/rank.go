@@ -28,7 +28,7 @@ type Result struct {
 
 // DefaultThreshold is the score the best result must reach for a search to
 // return anything. It was calibrated once, on the whole development battery.
-const DefaultThreshold = 0.19
+const DefaultThreshold = 0.23
 
 // params are the ranking constants. They are a variable so that the tests can
 // measure alternatives; nothing changes them at run time.
@@ -65,7 +65,7 @@ var defaults = params{
 	weight:       [numFields]float64{3, 2, 2.5, 2, 1},
 	b:            [numFields]float64{0.3, 0.5, 0.3, 0.2, 0.75},
 	topTerms:     3,
-	unseen:       0.3,
+	unseen:       0,
 	evidence:     1.6,
 	minTopicIDF:  0,
 	importance:   0.03,
@@ -106,8 +106,15 @@ func (ix *Index) Search(q Query, opt Options) []Result {
 	return ix.search(q, opt, &defaults)
 }
 
+// minCorpus is the smallest corpus idf assumes: a new store of five
+// memories cannot tell a rare word from a common one, so it is treated as
+// if a background of empty documents made it this large. Without it every
+// idf in a small store is nearly flat, normalised scores shrink, and the
+// one threshold would silence small stores entirely.
+const minCorpus = 100
+
 func (ix *Index) idf(df int) float64 {
-	n := float64(ix.nDocs)
+	n := max(float64(ix.nDocs), minCorpus)
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
