@@ -1,0 +1,27 @@
+package secrets
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func BenchmarkScanReal(b *testing.B) {
+	files, _ := filepath.Glob("../../shared/eval/store/*.md")
+	var texts []string
+	size := 0
+	for _, f := range files {
+		d, _ := os.ReadFile(f)
+		texts = append(texts, string(d))
+		size += len(d)
+	}
+	if len(texts) == 0 {
+		b.Skip("no store")
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, t := range texts {
+			Scan(t)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package secrets
+
+import (
+	"regexp"
+	"strings"
+)
+
+// pattern is one kind of credential found on a single line.
+type pattern struct {
+	name  string
+	re    *regexp.Regexp
+	group int                 // submatch holding the secret (0: the whole match)
+	hints []string            // the lowercased line must contain one of these for re to run
+	gate  *regexp.Regexp      // when set, the line must match it too
+	ok    func([]string) bool // when set, vets the submatches
+}
+
+// A private key block is reported on its BEGIN line, but only when key
+// material follows: a sentence that merely names the header is not a key.
+var (
+	privateKeyRE = regexp.MustCompile(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
+	privateKey   = pattern{name: "private key block"}
+	base64Line   = regexp.MustCompile(`^[A-Za-z0-9+/=]{20,}`)
+)
+
+func keyBodyFollows(rest string, next []string) bool {
+	// Inline, as in a JSON or .env value: "-----BEGIN …-----\nMIIE…".
+	rest = strings.TrimLeft(rest, ` \t"'`)
+	for strings.HasPrefix(rest, `\n`) || strings.HasPrefix(rest, `\r`) {
+		rest = strings.TrimLeft(rest[2:], " \t")
+	}
+	if base64Line.MatchString(rest) {
+		return true
+	}
+	seen := 0
+	for _, l := range next[:min(len(next), 6)] {
+		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), `>"'`))
+		if l == "" || strings.Contains(l, ": ") { // blank, or Proc-Type:/DEK-Info: headers
+			continue
+		}
+		if seen++; seen > 1 {
+			return false
+		}
+		if base64Line.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+func bodyRandom(prefixLen int) func([]string) bool {
+	return func(m []string) bool { return random(m[0][prefixLen:]) }
+}
+
+func mixedRandom(m []string) bool {
+	u, l, d := classes(m[1])
+	return u && l && d && random(m[1])
+}
+
+// patterns run in this order, most specific first; a later pattern does not
+// report a span an earlier one did.
+var patterns = []*pattern{{
+	name:  "AWS access key id",
+	hints: []string{"akia", "asia", "abia", "acca"},
+	re:    regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
+	ok:    bodyRandom(4),
+}, {
+	name:  "AWS secret access key",
+	hints: []string{"secret"},
+	gate:  regexp.MustCompile(`(?i)aws.{0,20}secret|secret.?access.?key`),
+	re:    regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`),
+	group: 1,
+	ok:    mixedRandom,
+}, {
+	name:  "GitHub token",
+	hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
+	re:    regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`),
+	ok:    bodyRandom(4),
+}, {
+	name:  "GitHub token",
+	hints: []string{"github_pat_"},
+	re:    regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`),
+	ok:    bodyRandom(11),
+}, {
+	name:  "GitLab token",
+	hints: []string{"glpat-"},
+	re:    regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`),
+	ok:    bodyRandom(6),
+}, {
+	name:  "Slack token",
+	hints: []string{"xox"},
+	re:    regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
+	ok:    bodyRandom(5),
+}, {
+	name:  "Slack webhook URL",
+	hints: []string{"hooks.slack.com"},
+	re:    regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{20,}`),
+}, {
+	// Test keys are secrets too: they reach a real account, and a test key
+	// in git teaches the habit that puts the live one there. Publishable
+	// keys (pk_live_) are public by design and not reported.
+	name:  "Stripe secret key",
+	hints: []string{"k_live_", "k_test_"},
+	re:    regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
+	ok:    bodyRandom(8),
+}, {
+	name:  "Stripe webhook signing secret",
+	hints: []string{"whsec_"},
+	re:    regexp.MustCompile(`\bwhsec_[A-Za-z0-9+/=]{20,}`),
+	ok:    bodyRandom(6),
+}, {
+	name:  "Anthropic API key",
+	hints: []string{"sk-ant-"},
+	re:    regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`),
+	ok:    bodyRandom(7),
+}, {
+	name:  "OpenAI API key",
+	hints: []string{"sk-"},
+	re:    regexp.MustCompile(`\bsk-((?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`),
+	ok: func(m []string) bool {
+		// sk-learn-compatible-…, sk-xxx: a key is random, in mixed case.
+		u, l, d := classes(m[1])
+		return !strings.HasPrefix(m[1], "ant-") && u && l && d && random(m[1])
+	},
+}, {
+	name:  "Google API key",
+	hints: []string{"aiza"},
+	re:    regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
+	ok:    bodyRandom(4),
+}, {
+	name:  "Twilio API key",
+	hints: []string{"sk"},
+	re:    regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`),
+	ok:    bodyRandom(2),
+}, {
+	name:  "SendGrid API key",
+	hints: []string{"sg."},
+	re:    regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`),
+}, {
+	name:  "npm token",
+	hints: []string{"npm_"},
+	re:    regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+	ok:    bodyRandom(4),
+}, {
+	name:  "JSON Web Token",
+	hints: []string{"eyj"},
+	re:    regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`),
+}, {
+	name:  "connection string with an inline password",
+	hints: []string{"://"},
+	re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://([^\s:/@'"<>]*):([^\s/@'"]+)@[^\s/'"]+`),
+	ok:    func(m []string) bool { return !placeholderPassword(m[1], m[2]) },
+}, {
+	// A token written right after a credential word: TOKEN=…,
+	// "api_key": "…", password is …, Bearer ….
+	name:  "high-entropy token next to a credential word",
+	hints: []string{"key", "secret", "token", "passw", "pwd", "credential", "bearer"},
+	re: regexp.MustCompile(`(?i)(?:key|secret|token|passw(?:or)?d|pwd|credential|bearer)[A-Za-z0-9_-]*` +
+		`((?:["'\x60]?\s*(?::=|=>|[:=])|\s+(?:is|was|=)?)\s*)["'\x60]?([A-Za-z0-9+/=_.~-]{20,})`),
+	group: 2,
+	ok:    genericToken,
+}}
+
+var (
+	uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	hexRE  = regexp.MustCompile(`^[0-9a-fA-F]+$`)
+	// Stripe object ids name a customer, a payment, an event: not secrets.
+	stripeIDRE = regexp.MustCompile(`^(?:acct|ba|card|ch|cs|cus|evt|ii|in|po|pi|pm|price|prod|py|re|seti|si|sub|tr|txn|pk_live|pk_test)_`)
+	extRE      = regexp.MustCompile(`\.[A-Za-z]{1,5}$`)
+)
+
+// genericToken vets the token after a credential word: long, random-looking,
+// and none of the identifiers memories legitimately hold.
+func genericToken(m []string) bool {
+	connector, tok := m[1], strings.TrimRight(m[2], ".")
+	if len(tok) < 20 || uuidRE.MatchString(tok) || stripeIDRE.MatchString(tok) || !random(tok) {
+		return false
+	}
+	if strings.Contains(tok, "/") || strings.Contains(tok, "..") {
+		// A path, not base64: /usr/…, ./x, ~/…, a/b/c.go.
+		if strings.HasPrefix(tok, "/") || strings.HasPrefix(tok, ".") || strings.HasPrefix(tok, "~") || extRE.MatchString(tok) {
+			return false
+		}
+	}
+	if hexRE.MatchString(tok) {
+		// Hex is a digest or a SHA unless it is assigned to the word.
+		return len(tok) >= 32 && strings.ContainsAny(connector, ":=") && entropy(tok) >= 3
+	}
+	u, l, d := classes(tok)
+	return u && l && d && entropy(tok) >= 3.5
+}
+
+// placeholderPassword reports whether the password of a connection string is
+// a stand-in rather than a credential: :password@, :****@, ${DB_PASS}, %s,
+// <pass>, a local default such as postgres:postgres.
+func placeholderPassword(user, pass string) bool {
+	if pass == "" || pass == user || strings.Trim(pass, "*xX.…-_") == "" {
+		return true
+	}
+	if strings.ContainsAny(pass[:1], "$%<[{(") || strings.Contains(pass, "${") || strings.Contains(pass, "{{") {
+		return true
+	}
+	switch strings.ToLower(strings.Trim(pass, "_-")) {
+	case "password", "pass", "passwd", "pwd", "pw", "secret", "changeme", "redacted", "example",
+		"yourpassword", "your_password", "your-password", "mypassword", "my_password", "my-password",
+		"user", "username", "postgres", "root", "admin", "dev", "local", "test", "placeholder", "token", "dbpass", "db_password":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,188 @@
+package secrets
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The fake keys below are random strings in each provider's format, split
+// with + so that no whole key sits in the source for other scanners to trip on.
+const (
+	b16 = "u8jzPde0IgxLd6Gn"
+	b20 = "fkCzJr4i0B3JrTAwR4y9"
+	b22 = "F4vUCsMehGAkWvj7FAc9Qe"
+	b32 = "ojfljoQoaF1LlqsajAIxNKu8iS2G8NPR"
+	b35 = "VdD53X83RZJzzgEOzdmenCkhvMdgaKjIg0p"
+	b36 = "gLKOmxgJTeKdNnFRIBXuDL7DxtpYlSXpfKtH"
+	b40 = "cfBAepfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0Rl"
+	b43 = "8xNbe3nNyjOq9wMxEhh2FDEEtfjgVvVqE1SkHbn88Hx"
+	b59 = "WJKY40uvSwMFLZDe1f8rESQedUStPKR0CsTy4Qwb8DwkNhFdnXsiVpzz63F"
+	b90 = "YrEqmSM9wCZ7Uw9xfogoEmvnEN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJibaZU"
+	h32 = "34d6608697a8d41bed440e50454f31af"
+	u16 = "6Z3FCH26WSZ14SKW"
+	sha = "3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345"
+)
+
+func TestScan(t *testing.T) {
+	tests := []struct {
+		text    string
+		pattern string // "" means no finding
+		excerpt string
+	}{
+		// Providers.
+		{"aws_access_key_id = AKIA" + u16, "AWS access key id", "AKIA…"},
+		{"temporary creds: ASIA" + u16 + " (expire hourly)", "AWS access key id", "ASIA…"},
+		{"aws_secret_access_key = " + b40[:20] + "/" + b40[21:], "AWS secret access key", "cfBA…"},
+		{`"SecretAccessKey": "` + b40 + `"`, "AWS secret access key", "cfBA…"},
+		{"GITHUB_TOKEN=ghp_" + b36, "GitHub token", "ghp_…"},
+		{"bot uses ghs_" + b36, "GitHub token", "ghs_…"},
+		{"github_pat_" + b22 + "_" + b59, "GitHub token", "gith…"},
+		{"CI_TOKEN: glpat-" + b20, "GitLab token", "glpa…"},
+		{"slack bot xoxb-4815162342-2718281828459-" + b22, "Slack token", "xoxb…"},
+		{"alerts post to https://hooks.slack.com/services/T0" + u16[:8] + "/B0" + u16[8:] + "/" + b22, "Slack webhook URL", "http…"},
+		{"STRIPE_SECRET_KEY=sk_live_51" + b32, "Stripe secret key", "sk_l…"},
+		{"tests use sk_test_51" + b32, "Stripe secret key", "sk_t…"},
+		{"restricted key rk_live_51" + b32, "Stripe secret key", "rk_l…"},
+		{"signing secret whsec_" + b32, "Stripe webhook signing secret", "whse…"},
+		{"ANTHROPIC_API_KEY=sk-ant-api03-" + b90 + "-AA", "Anthropic API key", "sk-a…"},
+		{"OPENAI_API_KEY=sk-proj-" + b90, "OpenAI API key", "sk-p…"},
+		{"old key sk-" + b20 + "T3BlbkFJ" + b20, "OpenAI API key", "sk-f…"},
+		{"maps key AIza" + b35, "Google API key", "AIza…"},
+		{"twilio SK" + h32, "Twilio API key", "SK34…"},
+		{"SENDGRID_API_KEY=SG." + b22 + "." + b43, "SendGrid API key", "SG.F…"},
+		{"//registry.npmjs.org/:_authToken=npm_" + b36, "npm token", "npm_…"},
+		{"session cookie eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MiIsImV4cCI6MTcwMDAwMDAwMH0." + b43, "JSON Web Token", "eyJh…"},
+		// Private keys: the header counts when key material follows.
+		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + b40 + "\n-----END RSA PRIVATE KEY-----", "private key block", "----…"},
+		{"    -----BEGIN OPENSSH PRIVATE KEY-----\n    b3BlbnNzaC1rZXktdjEAAAAA" + b20, "private key block", "----…"},
+		{"-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,34D6\n\n" + b43, "private key block", "----…"},
+		{`KEY="-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC` + b20 + `"`, "private key block", "----…"},
+		// Connection strings.
+		{"DATABASE_URL=postgres://billing:Xq7pL2vR9mT4@db.prod.internal:5432/billing", "connection string with an inline password", "post…"},
+		{"mongodb+srv://svc-reader:" + b16 + "@cluster0.ab1cd.mongodb.net/app", "connection string with an inline password", "mong…"},
+		{"cache at redis://:hunter2hunter2@cache.internal:6379/0", "connection string with an inline password", "redi…"},
+		// Tokens right after a credential word.
+		{"API_KEY=" + b32, "high-entropy token next to a credential word", "ojfl…"},
+		{`"client_secret": "` + b32 + `",`, "high-entropy token next to a credential word", "ojfl…"},
+		{"the deploy token is " + b36 + ".", "high-entropy token next to a credential word", "gLKO…"},
+		{"curl -H 'Authorization: Bearer " + b40 + "'", "high-entropy token next to a credential word", "cfBA…"},
+		{"TWILIO_AUTH_TOKEN=" + h32, "high-entropy token next to a credential word", "34d6…"},
+		{"db password := " + b22, "high-entropy token next to a credential word", "F4vU…"},
+		{"apiKey: '" + b20 + "'", "high-entropy token next to a credential word", "fkCz…"},
+
+		// What memories legitimately hold.
+		{"fixed in commit " + sha + " (the key rotation)", "", ""},
+		{"key change landed in " + sha, "", ""},
+		{"deploy token " + sha + " was the commit that broke it", "", ""},
+		{"api key id: 123e4567-e89b-12d3-a456-426614174000", "", ""},
+		{"Idempotency-Key: 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d", "", ""},
+		{"secret loading lives in src/billing/StripeSecretLoader2.py", "", ""},
+		{"token: /var/run/secrets/kubernetes.io/serviceaccount/token", "", ""},
+		{"token file ~/.config/gh/hosts2024Backup.yml", "", ""},
+		{"webhook secret is set at https://dashboard.stripe.com/test/webhooks/we_1NqLm2Abc3Def4Ghi", "", ""},
+		{"customer key cus_Q8xYz12AbCdEf3GhIjKl4", "", ""},
+		{"idempotency key pi_3NqLm2Abc3Def4Ghi5Jkl6 was reused", "", ""},
+		{"publishable key pk_live_51" + b32 + " is public by design", "", ""},
+		{"the whsec signing secret lives in Doppler", "", ""},
+		{"set STRIPE_WEBHOOK_SECRET=whsec_… from Doppler; locally whsec_xxx is fine", "", ""},
+		{"STRIPE_SECRET_KEY=sk_live_… (Doppler project billing, config prd)", "", ""},
+		{"live keys start with sk_live_ and test keys with sk_test_", "", ""},
+		{"| STRIPE_SECRET_KEY | Doppler | billing-prd |", "", ""},
+		{"read SECRET_KEY_BASE and AWS_SECRET_ACCESS_KEY from the environment", "", ""},
+		{"postgres://user:password@localhost/db", "", ""},
+		{"postgres://app:****@db.internal/app", "", ""},
+		{"postgres://app:${DB_PASSWORD}@db.internal/app", "", ""},
+		{"mysql://root:<password>@127.0.0.1:3306/shop", "", ""},
+		{"DATABASE_URL=postgres://atlas:atlas@localhost:5433/atlas_dev?sslmode=disable", "", ""},
+		{"postgres://%s:%s@%s/%s", "", ""},
+		{"https://github.com/mem-dev/mem/pull/42 and git@github.com:mem-dev/mem.git", "", ""},
+		{"AWS docs use AKIAIOSFODNN7EXAMPLE as the example key id", "", ""},
+		{"OPENAI_API_KEY=sk-xxx for local runs; sk-learn-compatible-preprocessing-steps are unrelated", "", ""},
+		{"call getApiKeyFromVault2 and tokenizerConfigurationManagerV2", "", ""},
+		{"Private keys start with -----BEGIN OPENSSH PRIVATE KEY----- and must never be pasted.", "", ""},
+		{"-----BEGIN PRIVATE KEY-----\n(never paste the rest)\n-----END PRIVATE KEY-----", "", ""},
+		{"JWTs look like eyJhbGciOi… and expire after 15 minutes", "", ""},
+		{"image digest " + b32 + " has no credential word", "", ""},
+		{"the secret sauce is SupercalifragilisticExpialidocious", "", ""},
+		{"token budget: 1500 tokens per prompt, 40 memories", "", ""},
+		{"password: EXAMPLE_Password_1234_ChangeMe", "", ""},
+	}
+	for _, tt := range tests {
+		fs := Scan(tt.text)
+		if tt.pattern == "" {
+			if len(fs) > 0 {
+				t.Errorf("Scan(%q) = %+v, want nothing", tt.text, fs)
+			}
+			continue
+		}
+		if len(fs) != 1 || fs[0].Pattern != tt.pattern || fs[0].Excerpt != tt.excerpt || fs[0].Line != 1 {
+			t.Errorf("Scan(%q) = %+v\nwant one finding on line 1: %s (%s)", tt.text, fs, tt.pattern, tt.excerpt)
+		}
+	}
+}
+
+func TestScanLinesAndOverlaps(t *testing.T) {
+	text := "---\nname: billing\n---\n\nUse Doppler.\r\nkey: sk_live_51" + b32 + " and AKIA" + u16 + "\n"
+	fs := Scan(text)
+	want := []Finding{{6, "Stripe secret key", "sk_l…"}, {6, "AWS access key id", "AKIA…"}}
+	if fmt.Sprint(fs) != fmt.Sprint(want) {
+		t.Errorf("Scan = %+v\nwant %+v (one finding per secret, not one per pattern)", fs, want)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	if err := Check("vat.md", "VAT is rounded per line.\nSee invoice.py.\n"); err != nil {
+		t.Errorf("Check clean text: %v", err)
+	}
+	err := Check("vat.md", "# VAT\n\nkey id AKIA"+u16+"\n")
+	want := "vat.md:3: looks like an AWS access key id; memories are committed to git, so secrets must not be stored"
+	if err == nil || err.Error() != want {
+		t.Errorf("Check = %v\nwant %s", err, want)
+	}
+	err = Check("", "a\nGITHUB_TOKEN=ghp_"+b36+"\nsk_test_51"+b32)
+	want = "line 2: looks like a GitHub token (and 1 more); memories are committed to git, so secrets must not be stored"
+	var se *Error
+	if !errors.As(err, &se) || err.Error() != want || len(se.Findings) != 2 {
+		t.Errorf("Check = %v\nwant %s", err, want)
+	}
+	if strings.Contains(err.Error(), b36[:5]) {
+		t.Errorf("the error message leaks the secret: %v", err)
+	}
+}
+
+func TestMask(t *testing.T) {
+	for in, want := range map[string]string{
+		"ghp_abcdef": "ghp_…", "abcdef": "abc…", "ab": "a…", "": "…", "ünïcödé-key": "ünïc…",
+	} {
+		if got := mask(in); got != want {
+			t.Errorf("mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzScan(f *testing.F) {
+	f.Add("aws_access_key_id = AKIA" + u16)
+	f.Add("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + b40)
+	f.Add("postgres://billing:Xq7pL2vR9mT4@db/x")
+	f.Add("API_KEY=" + b32 + "\r\ntoken is " + h32)
+	f.Add("sk-proj-" + b90 + " eyJa" + b20 + ".eyJb" + b20 + "." + b20)
+	f.Add("key: ü\xff\xfe" + b36)
+	f.Fuzz(func(t *testing.T, text string) {
+		fs := Scan(text)
+		lines := strings.Count(text, "\n") + 1
+		for _, f := range fs {
+			if f.Line < 1 || f.Line > lines || f.Pattern == "" {
+				t.Fatalf("bad finding %+v in %q", f, text)
+			}
+			if !strings.HasSuffix(f.Excerpt, "…") || utf8.RuneCountInString(f.Excerpt) > 5 {
+				t.Fatalf("excerpt %q shows too much", f.Excerpt)
+			}
+		}
+		if err := Check("x.md", text); (err != nil) != (len(fs) > 0) {
+			t.Fatalf("Check = %v with %d findings", err, len(fs))
+		}
+	})
+}
