@@ -11,6 +11,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/secrets"
 )
 
 // Classes are the kinds of memory, in the order the docs list them.
@@ -42,6 +43,9 @@ type Written struct {
 // Store writes a new memory and commits it.
 func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	if err := n.normalise(); err != nil {
+		return Written{}, err
+	}
+	if err := checkSecrets(n); err != nil {
 		return Written{}, err
 	}
 	slug := mdparse.Slugify(n.Name)
@@ -112,6 +116,19 @@ func (n *Note) normalise() error {
 		n.Tags[i] = strings.TrimSpace(t)
 	}
 	n.Tags = slices.DeleteFunc(n.Tags, func(t string) bool { return t == "" })
+	return nil
+}
+
+// checkSecrets refuses a note that looks like it holds a credential:
+// memories are committed and shared, so a secret stored is a secret leaked.
+func checkSecrets(n Note) error {
+	for _, f := range []struct{ field, text string }{
+		{"name", n.Name}, {"description", n.Description}, {"tags", strings.Join(n.Tags, " ")}, {"body", n.Body},
+	} {
+		if err := secrets.Check(f.field, f.text); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/install"
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/secrets"
 )
 
 // precommitCmd is what the installed git pre-commit hook runs: it refuses
@@ -25,6 +26,10 @@ func (precommitCmd) Run(e *env) error {
 	}
 	failed := false
 	for _, f := range staged {
+		if err := secrets.Check(f.Path, string(f.Data)); err != nil {
+			failed = true
+			fmt.Fprintf(e.stdout, "%v\n", err)
+		}
 		if path.Base(f.Path) == "MEMORY.md" {
 			b := mdparse.MeasureMemoryIndex(f.Path, f.Data)
 			if !b.Fits {
