@@ -1,0 +1,112 @@
+package verify
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-dev/mem/mdparse"
+)
+
+// shared is the evaluation data next to the repository.
+var shared = filepath.Join("..", "..", "shared")
+
+// needShared skips t when the shared evaluation data is absent.
+func needShared(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(shared, "eval")
+	for _, sub := range []string{"store", "codebase", "store-labels.json"} {
+		if _, err := os.Stat(filepath.Join(dir, sub)); err != nil {
+			t.Skipf("shared evaluation data not found at %s (%v); it lives beside the repository as ../shared", dir, err)
+		}
+	}
+	return dir
+}
+
+// copyTree copies the regular files and directories of src into dst.
+func copyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+var sig = &object.Signature{Name: "Test", Email: "test@example.com", When: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}
+
+// gitInit makes dir a git repository with everything in it committed.
+func gitInit(t testing.TB, dir string) (*git.Repository, plumbing.Hash) {
+	t.Helper()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := wt.Commit("initial import", &git.CommitOptions{Author: sig, AllowEmptyCommits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, h
+}
+
+// fixture is the eval codebase as a git repository with the eval store at
+// .claude/agent-memory/, and the store's memories by slug (MEMORY.md left
+// out: it is an index).
+func fixture(t testing.TB) (string, map[string]*mdparse.Memory) {
+	t.Helper()
+	eval := needShared(t)
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(eval, "codebase"), dir)
+	store := filepath.Join(dir, ".claude", "agent-memory")
+	copyTree(t, filepath.Join(eval, "store"), store)
+	gitInit(t, dir)
+	mems := map[string]*mdparse.Memory{}
+	files, err := filepath.Glob(filepath.Join(store, "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if filepath.Base(f) == "MEMORY.md" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mdparse.Parse(f, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mems[filepath.Base(f[:len(f)-len(".md")])] = m
+	}
+	return dir, mems
+}
