@@ -35,6 +35,7 @@ type cli struct {
 	Install   installCmd   `cmd:"" help:"Wire mem into Claude Code and other agents: hooks, pre-commit, MCP config, the memory rule."`
 	Uninstall uninstallCmd `cmd:"" help:"Remove exactly what mem install added."`
 	Doctor    doctorCmd    `cmd:"" help:"Check the setup; one line per problem and how to fix it."`
+	Verify    verifyCmd    `cmd:"" help:"Probe the memories' claims (paths, branches, merged PRs, URLs, commits); label failures unverified."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`
 	Precommit precommitCmd `cmd:"" hidden:"" help:"The git pre-commit check."`
 }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/model"
+	"github.com/mem-dev/mem/verify"
+)
+
+type verifyCmd struct {
+	JSON    bool     `help:"Print the report as JSON."`
+	NoModel bool     `name:"no-model" help:"Use only the deterministic claim extractor."`
+	Offline bool     `help:"Do not probe URLs (they are then unknown)."`
+	Slugs   []string `arg:"" optional:"" help:"Memories to verify (default: all)."`
+}
+
+func (c verifyCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	o := mem.VerifyOptions{Slugs: c.Slugs, Network: !c.Offline}
+	if asker := modelFor(e, c.NoModel, "claims beyond the deterministic extractor"); asker != nil {
+		o.Model = asker
+	}
+	bar := newProgress(e.stderr, "verify")
+	o.Progress = bar.update
+	v, err := r.Verify(e.ctx, o)
+	if err != nil {
+		return err
+	}
+	reportSkip(e, v.Skipped)
+	if c.JSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	fmt.Fprintf(e.stdout, "%d memories, %d claims: %d passed, %d unknown, %d failed, %d rejected\n",
+		v.Memories, v.Claims, v.Passed, v.Unknown, len(v.Failed), len(v.Rejected))
+	for _, f := range v.Failed {
+		fmt.Fprintf(e.stdout, "failed   %s: %s\n", f.Memory, f.Reason)
+	}
+	for _, rj := range v.Rejected {
+		fmt.Fprintf(e.stdout, "rejected %s: %s (%s)\n", rj.Memory, rj.Claim, rj.Reason)
+	}
+	if v.Commit != "" {
+		fmt.Fprintf(e.stdout, "labelled %d, cleared %d in %.12s\n", len(v.Labelled), len(v.Cleared), v.Commit)
+	}
+	return nil
+}
+
+// modelFor returns the configured model runner, or nil (saying why on
+// stderr) when --no-model is set or no model command is available: the
+// deterministic parts of a pass still run.
+func modelFor(e *env, off bool, what string) *model.Runner {
+	if off {
+		return nil
+	}
+	m := model.FromEnv()
+	m.Log = e.stderr
+	if err := m.Available(); err != nil {
+		fmt.Fprintf(e.stderr, "mem: no model, so no %s: %v\n", what, err)
+		return nil
+	}
+	return m
+}
+
+var _ verify.Asker = (*model.Runner)(nil)
