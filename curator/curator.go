@@ -1,0 +1,402 @@
+package curator
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mem-dev/mem/mdparse"
+)
+
+// Memory is one memory of the store, by slug.
+type Memory struct {
+	Slug string
+	M    *mdparse.Memory
+}
+
+// Asker asks a language model one question and decodes its JSON answer
+// strictly into out. The model runner satisfies it.
+type Asker interface {
+	Ask(ctx context.Context, prompt string, out any) error
+}
+
+// PathChecker tells whether a repository path exists. known is false when it
+// cannot tell (the path is outside every repository it knows, say); only a
+// known absence makes a dead path. A path may omit the sub-repository it
+// lives in ("internal/auth/session.go" for "atlas-api/internal/..."):
+// finding it is the checker's job.
+type PathChecker interface {
+	Exists(path string) (exists, known bool)
+}
+
+// Verdict is a model's answer about one pair of memories.
+type Verdict struct {
+	Relation   string  `json:"relation"` // supersedes | duplicate | partial | unrelated
+	Keep       string  `json:"keep"`
+	Retire     string  `json:"retire"`
+	Confidence float64 `json:"confidence"`
+	Coverage   string  `json:"coverage"` // full | partial
+	Reason     string  `json:"reason"`
+}
+
+// Decision is a supersession every guard allows: set superseded_by: Keep on
+// Retire. Guards lists the checks that passed, for the commit's Mem-Guards
+// trailer. Commit is filled in by the caller once it is applied.
+type Decision struct {
+	Keep       string   `json:"keep"`
+	Retire     string   `json:"retire"`
+	Confidence float64  `json:"confidence"`
+	Reason     string   `json:"reason"`
+	Guards     []string `json:"guards"`
+	Commit     string   `json:"commit,omitempty"`
+}
+
+// ReviewItem is a pair a person should look at: A is the memory a verdict
+// would keep and B the one it would retire, when the verdict names them.
+// Reason says why it was not applied (the failed guards, "; "-separated).
+type ReviewItem struct {
+	A       string   `json:"a"`
+	B       string   `json:"b"`
+	Reason  string   `json:"reason"`
+	Verdict *Verdict `json:"verdict,omitempty"`
+}
+
+// DeadPath is a repository path a memory cites that does not exist.
+type DeadPath struct {
+	Memory string `json:"memory"`
+	Path   string `json:"path"`
+}
+
+// Result is what one curator run found and proposes. Nothing in it has been
+// written; the caller applies Apply (one commit each) and queues Review.
+type Result struct {
+	// Duplicates are pairs of memories with identical bodies (white space
+	// around them aside; kept memory first) or near-identical text (shingle
+	// resemblance of at least NearDuplicate; slugs in order).
+	Duplicates [][2]string  `json:"duplicates"`
+	DeadPaths  []DeadPath   `json:"dead_paths"`
+	Apply      []Decision   `json:"applied"`
+	Review     []ReviewItem `json:"review"`
+	// Unasked counts candidate pairs left out by Options.MaxPairs.
+	Unasked int `json:"unasked,omitempty"`
+}
+
+// Options configure Run.
+type Options struct {
+	Model    Asker                 // nil: the deterministic pass only
+	Paths    PathChecker           // nil: no dead-path check
+	Progress func(done, total int) // after each model call, and once with done 0
+	MaxPairs int                   // most pairs to ask the model about; 0 means all
+}
+
+// Run curates mems: it finds duplicates and dead paths, asks the model about
+// candidate pairs one at a time, and sorts every proposed supersession into
+// Apply (all guards hold) or Review. The order of everything in Result
+// depends only on mems and the model's answers.
+//
+// Memories that are forgotten or superseded already are neither compared
+// nor retired. Identical bodies are decided without a model: the memory with
+// the higher importance is kept, then the newer, then the one with more
+// tags, then the first slug; the decision still has to pass Guards. Each
+// memory is retired at most once in a run, and a memory retired in this run
+// is not kept for another, nor asked about again.
+//
+// A verdict of partial or unrelated proposes nothing and is dropped (unless
+// the pair is a near-duplicate). A verdict that is not well formed (an
+// unknown relation, keep and retire that are not the pair) goes to Review.
+// An error from the model stops the run: Run returns what it had decided so
+// far and the error.
+func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
+	r := Result{Duplicates: [][2]string{}, DeadPaths: []DeadPath{}, Apply: []Decision{}, Review: []ReviewItem{}}
+	fs := make([]*features, len(mems))
+	seen := map[string]bool{}
+	for i, m := range mems {
+		if m.M == nil {
+			return r, fmt.Errorf("memory %q has no content", m.Slug)
+		}
+		if seen[m.Slug] {
+			return r, fmt.Errorf("two memories named %q", m.Slug)
+		}
+		seen[m.Slug] = true
+		if eligible(m) {
+			fs[i] = featuresOf(m.M)
+		}
+	}
+	c := &run{mems: mems, fs: fs, r: &r, retiredBy: map[int]string{}}
+
+	if o.Paths != nil {
+		c.deadPaths(o.Paths)
+	}
+	identical := c.identical()
+	near := c.nearDuplicates(identical)
+
+	if o.Model == nil {
+		for _, p := range near {
+			c.review(p[0], p[1], fmt.Sprintf("near-duplicate (%s); no model to decide", c.resemblance(p[0], p[1])), nil)
+		}
+		return r, nil
+	}
+
+	// Near-duplicates first, then the other candidates, best related first.
+	var pairs [][2]int
+	have := map[[2]int]bool{}
+	for _, p := range near {
+		pairs = append(pairs, p)
+		have[p] = true
+	}
+	for _, sp := range scorePairs(mems, fs) {
+		p := [2]int{sp.i, sp.j}
+		if !have[p] && !identical[p] {
+			pairs = append(pairs, p)
+			have[p] = true
+		}
+	}
+	if o.MaxPairs > 0 && len(pairs) > o.MaxPairs {
+		r.Unasked = len(pairs) - o.MaxPairs
+		pairs = pairs[:o.MaxPairs]
+	}
+	isNear := map[[2]int]bool{}
+	for _, p := range near {
+		isNear[p] = true
+	}
+	progress := func(done int) {
+		if o.Progress != nil {
+			o.Progress(done, len(pairs))
+		}
+	}
+	progress(0)
+	for k, p := range pairs {
+		if err := ctx.Err(); err != nil {
+			return r, err
+		}
+		i, j := p[0], p[1]
+		if _, gone := c.retiredBy[i]; !gone {
+			if _, gone := c.retiredBy[j]; !gone {
+				var v Verdict
+				if err := o.Model.Ask(ctx, PairPrompt(mems[i], mems[j]), &v); err != nil {
+					if ctxErr := ctx.Err(); ctxErr != nil {
+						return r, ctxErr
+					}
+					return r, fmt.Errorf("ask the model about %s and %s: %w", mems[i].Slug, mems[j].Slug, err)
+				}
+				c.judge(i, j, v, isNear[p])
+			}
+		}
+		progress(k + 1)
+	}
+	return r, nil
+}
+
+// run is the state of one Run.
+type run struct {
+	mems      []Memory
+	fs        []*features // nil for memories that take no part
+	r         *Result
+	retiredBy map[int]string // retired in this run → kept slug
+}
+
+func (c *run) deadPaths(pc PathChecker) {
+	for i, m := range c.mems {
+		if c.fs[i] == nil {
+			continue
+		}
+		for _, p := range c.fs[i].paths {
+			if exists, known := pc.Exists(p); known && !exists {
+				c.r.DeadPaths = append(c.r.DeadPaths, DeadPath{Memory: m.Slug, Path: p})
+			}
+		}
+	}
+	slices.SortStableFunc(c.r.DeadPaths, func(a, b DeadPath) int { return cmp.Compare(a.Memory, b.Memory) })
+}
+
+// identical finds memories with the same body, reports them in Duplicates
+// and decides them: within a group the best (see Run) is kept and each other
+// one retired, when the guards allow; otherwise the pair goes to review.
+// It returns the pairs it handled.
+func (c *run) identical() map[[2]int]bool {
+	byBody := map[string][]int{}
+	var bodies []string
+	for i, f := range c.fs {
+		if f == nil || len(f.body) == 0 {
+			continue
+		}
+		k := string(f.body)
+		if byBody[k] == nil {
+			bodies = append(bodies, k)
+		}
+		byBody[k] = append(byBody[k], i)
+	}
+	done := map[[2]int]bool{}
+	type dup struct{ keep, retire int }
+	var dups []dup
+	for _, k := range bodies {
+		g := byBody[k]
+		if len(g) < 2 {
+			continue
+		}
+		slices.SortFunc(g, func(x, y int) int { return c.better(x, y) })
+		for k, x := range g {
+			if k > 0 {
+				dups = append(dups, dup{g[0], x})
+			}
+			for _, y := range g[k+1:] {
+				done[[2]int{min(x, y), max(x, y)}] = true
+			}
+		}
+	}
+	slices.SortFunc(dups, func(x, y dup) int {
+		return cmp.Or(cmp.Compare(c.mems[x.keep].Slug, c.mems[y.keep].Slug), cmp.Compare(c.mems[x.retire].Slug, c.mems[y.retire].Slug))
+	})
+	for _, d := range dups {
+		keep, retire := c.mems[d.keep], c.mems[d.retire]
+		c.r.Duplicates = append(c.r.Duplicates, [2]string{keep.Slug, retire.Slug})
+		v := Verdict{
+			Relation: RelDuplicate, Keep: keep.Slug, Retire: retire.Slug, Confidence: 1, Coverage: CoverageFull,
+			Reason: "identical bodies; kept " + keep.Slug + ": " + c.why(d.keep, d.retire),
+		}
+		c.decide(d.keep, d.retire, v, false)
+	}
+	return done
+}
+
+// better orders memories best kept first: higher importance, newer, more
+// tags, then by slug.
+func (c *run) better(x, y int) int {
+	a, b := c.mems[x].M, c.mems[y].M
+	return cmp.Or(
+		cmp.Compare(b.Importance, a.Importance),
+		b.Modified.Compare(a.Modified),
+		cmp.Compare(len(b.Tags), len(a.Tags)),
+		cmp.Compare(c.mems[x].Slug, c.mems[y].Slug),
+	)
+}
+
+// why says in words why better put keep first.
+func (c *run) why(keep, retire int) string {
+	a, b := c.mems[keep].M, c.mems[retire].M
+	switch {
+	case a.Importance != b.Importance:
+		return fmt.Sprintf("importance %d > %d", a.Importance, b.Importance)
+	case !a.Modified.Equal(b.Modified):
+		return fmt.Sprintf("newer (%s > %s)", a.Modified.Format("2006-01-02"), b.Modified.Format("2006-01-02"))
+	case len(a.Tags) != len(b.Tags):
+		return fmt.Sprintf("more tags (%d > %d)", len(a.Tags), len(b.Tags))
+	}
+	return "first by slug"
+}
+
+// NearDuplicate is the shingle resemblance from which two memories are
+// reported as near-duplicates: Jaccard similarity of their word 3-gram sets
+// (name, description and body, stemmed, stopwords dropped) of at least
+// NearDuplicate, or containment of at least NearContainment when the
+// smaller has minShingles or more.
+const (
+	NearDuplicate   = 0.5
+	NearContainment = 0.8
+	minShingles     = 8
+)
+
+// nearDuplicates reports the pairs whose text is near-identical, other than
+// those with identical bodies, and returns them. Only pairs that share a
+// shingle found in at most maxShingleDF memories are compared: boilerplate
+// shared by many memories relates none of them.
+func (c *run) nearDuplicates(identical map[[2]int]bool) [][2]int {
+	post := map[uint64][]int{}
+	for i, f := range c.fs {
+		if f == nil {
+			continue
+		}
+		for _, h := range f.shingles {
+			post[h] = append(post[h], i)
+		}
+	}
+	cand := map[[2]int]bool{}
+	for _, l := range post {
+		if len(l) > maxShingleDF {
+			continue
+		}
+		for x, i := range l {
+			for _, j := range l[x+1:] {
+				cand[[2]int{i, j}] = true
+			}
+		}
+	}
+	var out [][2]int
+	for p := range cand {
+		if !identical[p] && c.isNear(p[0], p[1]) {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int) int {
+		return cmp.Or(cmp.Compare(c.mems[x[0]].Slug, c.mems[y[0]].Slug), cmp.Compare(c.mems[x[1]].Slug, c.mems[y[1]].Slug))
+	})
+	for _, p := range out {
+		a, b := c.mems[p[0]].Slug, c.mems[p[1]].Slug
+		if b < a {
+			a, b = b, a
+		}
+		c.r.Duplicates = append(c.r.Duplicates, [2]string{a, b})
+	}
+	return out
+}
+
+// maxShingleDF is the most memories a shingle may appear in and still make
+// them candidates for near-duplicates.
+const maxShingleDF = 50
+
+func (c *run) isNear(i, j int) bool {
+	a, b := c.fs[i].shingles, c.fs[j].shingles
+	jac, con := resemblance(a, b)
+	return jac >= NearDuplicate || con >= NearContainment && min(len(a), len(b)) >= minShingles
+}
+
+func (c *run) resemblance(i, j int) string {
+	jac, con := resemblance(c.fs[i].shingles, c.fs[j].shingles)
+	return fmt.Sprintf("shingle jaccard %.2f, containment %.2f", jac, con)
+}
+
+// judge sorts the model's verdict about pair (i, j) into Apply or Review.
+// A verdict that proposes nothing (partial or unrelated) is dropped, unless
+// the pair is a near-duplicate: a person should see why it was not merged.
+func (c *run) judge(i, j int, v Verdict, near bool) {
+	if (v.Relation == RelPartial || v.Relation == RelUnrelated) && !near {
+		return
+	}
+	keep, retire := i, j
+	if v.Keep == c.mems[j].Slug && v.Retire == c.mems[i].Slug {
+		keep, retire = j, i
+	}
+	c.decide(keep, retire, v, near)
+}
+
+// decide applies v to (keep, retire) when every guard holds and neither
+// memory was retired earlier in this run; otherwise it queues the pair.
+func (c *run) decide(keep, retire int, v Verdict, near bool) {
+	a, b := c.mems[keep], c.mems[retire]
+	ok, passed, failed := guards(a, b, v, c.fs[keep], c.fs[retire])
+	if k, gone := c.retiredBy[retire]; gone {
+		ok, failed = false, append(failed, fmt.Sprintf("%s was retired in this run for %s", b.Slug, k))
+	}
+	if k, gone := c.retiredBy[keep]; gone {
+		ok, failed = false, append(failed, fmt.Sprintf("%s was retired in this run for %s", a.Slug, k))
+	}
+	if ok {
+		c.retiredBy[retire] = a.Slug
+		c.r.Apply = append(c.r.Apply, Decision{
+			Keep: a.Slug, Retire: b.Slug, Confidence: v.Confidence, Reason: v.Reason, Guards: passed,
+		})
+		return
+	}
+	reason := strings.Join(failed, "; ")
+	if near {
+		reason = "near-duplicate (" + c.resemblance(keep, retire) + "); " + reason
+	}
+	vv := v
+	c.review(keep, retire, reason, &vv)
+}
+
+func (c *run) review(a, b int, reason string, v *Verdict) {
+	c.r.Review = append(c.r.Review, ReviewItem{A: c.mems[a].Slug, B: c.mems[b].Slug, Reason: reason, Verdict: v})
+}

@@ -1,0 +1,50 @@
+// Package curator keeps a memory store from rotting: it finds duplicates,
+// memories that cite repository paths that no longer exist, and memories a
+// newer one supersedes, and it decides which of those changes may be made
+// without a person.
+//
+// # Invariants
+//
+//   - It never deletes and never writes. [Run] returns a [Result]: the
+//     caller applies each [Decision] (superseded_by on the retired memory,
+//     one commit each) and queues each [ReviewItem]. Retiring is reversible.
+//   - Memories that are forgotten, or superseded already, are never retired
+//     again; a memory is retired at most once in a run, and one retired in
+//     this run is not kept in place of another.
+//   - A supersession is applied automatically only when [Guards] holds, and
+//     never otherwise; nothing here lowers a guard. The four guards are:
+//     confidence >= [MinConfidence]; real subject overlap (two shared topics
+//     or two shared entities, never one shared technology alone); the same
+//     class; full coverage. The verdict must also be well formed: relation
+//     supersedes or duplicate, keep and retire exactly the two memories.
+//   - The model answers one pair per call, about two memories named by slug
+//     ([PairPrompt]), and fills typed fields only ([Verdict]). It never
+//     names a file, a command, or a memory outside the pair.
+//   - Without a model the deterministic parts still run: identical bodies,
+//     near-duplicates and dead paths.
+//   - Results are deterministic: the same memories and the same answers give
+//     the same Result in the same order.
+//
+// # Subject overlap
+//
+// Topics are the words of a memory's tags, name and description, and its
+// one-word code spans: lower case, stemmed, stopwords, numbers and the words
+// that only say what kind of note it is ("rule", "gotcha", "never") dropped,
+// and a compound ("atlas-web", "force-push") one topic. Entities are the
+// specific things it names: repository paths, URLs, code spans of more than
+// one word, and identifiers ("lrk-412", "ledger#118", "formatMoney",
+// "atlas-staging-pg16"). A technology's name ("stripe", "Postgres") is a
+// topic, never an entity, and it counts once however often it appears: as a
+// tag, in the name and in a code span it is one key, and shared keys that
+// name one thing are counted as one ("postgres"/"postgresql",
+// "stripe"/"stripe-webhook", a path and the code span that runs it). Two
+// memories overlap when they share two topics or two entities; one topic
+// and one entity is not enough.
+//
+// # Candidate pairs
+//
+// [CandidatePairs] relates memories the way an index would (shared topics,
+// entities and distinctive body words, weighted by inverse document
+// frequency, and links from one memory to another's file) and keeps each
+// memory's few best neighbours: a few pairs per memory, never every pair.
+package curator
