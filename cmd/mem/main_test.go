@@ -10,7 +10,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"mem": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"mem":        func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"fake-model": func() { os.Exit(fakeModel()) },
 	})
 }
 
@@ -26,6 +27,8 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			e.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(e.WorkDir, ".gitconfig"))
 			e.Setenv("MEM_STORE", "")
+			// No script reaches a real model: passes use fake-model or --no-model.
+			e.Setenv("MEM_MODEL_CMD", "fake-model")
 			e.Setenv("SHARED", shared())
 			return nil
 		},

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mem-dev/mem"
+)
+
+type curateCmd struct {
+	JSON    bool `help:"Print {duplicates, dead_paths, applied, review} as JSON."`
+	DryRun  bool `help:"Report what would be applied and queued; write nothing."`
+	NoModel bool `name:"no-model" help:"Run only the deterministic pass (duplicates, dead paths)."`
+}
+
+func (c curateCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	o := mem.CurateOptions{DryRun: c.DryRun}
+	if m := modelFor(e, c.NoModel, "supersession pass"); m != nil {
+		o.Model = m
+	}
+	o.Progress = newProgress(e.stderr, "curate").update
+	res, err := r.Curate(e.ctx, o)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	for _, d := range res.Duplicates {
+		fmt.Fprintf(e.stdout, "duplicate  %s = %s\n", d[0], d[1])
+	}
+	for _, d := range res.DeadPaths {
+		fmt.Fprintf(e.stdout, "dead path  %s: %s\n", d.Memory, d.Path)
+	}
+	verb := "applied"
+	if c.DryRun {
+		verb = "would apply"
+	}
+	for _, d := range res.Apply {
+		fmt.Fprintf(e.stdout, "%s %s superseded by %s (%.2f) %.12s\n", verb, d.Retire, d.Keep, d.Confidence, d.Commit)
+	}
+	for _, it := range res.Review {
+		fmt.Fprintf(e.stdout, "review     %s / %s: %s\n", it.A, it.B, it.Reason)
+	}
+	fmt.Fprintf(e.stdout, "%d duplicates, %d dead paths, %d applied, %d queued for review\n",
+		len(res.Duplicates), len(res.DeadPaths), len(res.Apply), len(res.Review))
+	return nil
+}
+
+type reviewCmd struct {
+	List   reviewListCmd   `cmd:"" default:"withargs" help:"List pending items."`
+	Accept reviewAcceptCmd `cmd:"" help:"Accept an item: supersede one memory by the other, as a commit."`
+	Reject reviewRejectCmd `cmd:"" help:"Reject an item, as a commit; it is not queued again."`
+}
+
+type reviewListCmd struct {
+	All  bool `help:"Also show accepted and rejected items."`
+	JSON bool `help:"Print a JSON array."`
+}
+
+func (c reviewListCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	items, err := r.Reviews()
+	if err != nil {
+		return err
+	}
+	var shown []mem.Review
+	for _, it := range items {
+		if c.All || it.Status == "pending" {
+			shown = append(shown, it)
+		}
+	}
+	if c.JSON {
+		return writeJSON(e, shown)
+	}
+	for _, it := range shown {
+		keep := ""
+		if it.Verdict != nil && it.Verdict.Keep != "" {
+			keep = fmt.Sprintf(" (model: keep %s, %.2f, %s coverage)", it.Verdict.Keep, it.Verdict.Confidence, it.Verdict.Coverage)
+		}
+		fmt.Fprintf(e.stdout, "%s  %-8s %s / %s%s\n    %s\n", it.ID, it.Status, it.A, it.B, keep, it.Reason)
+	}
+	return nil
+}
+
+type reviewAcceptCmd struct {
+	ID   string `arg:"" help:"The item's id (mem review lists them)."`
+	Keep string `help:"The memory to keep, when the model's verdict does not say." placeholder:"SLUG"`
+}
+
+func (c reviewAcceptCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	commit, err := r.Decide(e.ctx, c.ID, true, c.Keep)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "accepted %s in %.12s\n", c.ID, commit)
+	return nil
+}
+
+type reviewRejectCmd struct {
+	ID string `arg:"" help:"The item's id (mem review lists them)."`
+}
+
+func (c reviewRejectCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	commit, err := r.Decide(e.ctx, c.ID, false, "")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "rejected %s in %.12s\n", c.ID, commit)
+	return nil
+}

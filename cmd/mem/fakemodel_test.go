@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// fakeModel is the model executable the scripts put behind MEM_MODEL_CMD:
+// a real process that reads the prompt on stdin and answers with Claude's
+// JSON envelope, so the runner's process boundary is exercised end to end.
+//
+// It answers a curation pair from FAKE_MODEL_LABELS (store-labels.json):
+// true supersessions confidently and fully, the false-contradiction traps
+// confidently but "partial", anything else "unrelated". FAKE_MODEL_ANSWER,
+// when set, is returned as the answer to any prompt.
+func fakeModel() int {
+	prompt, _ := io.ReadAll(os.Stdin)
+	answer := os.Getenv("FAKE_MODEL_ANSWER")
+	if answer == "" {
+		answer = curationVerdict(string(prompt))
+	}
+	env, _ := json.Marshal(map[string]any{"type": "result", "subtype": "success", "is_error": false, "result": answer})
+	fmt.Println(string(env))
+	return 0
+}
+
+var pairSlug = regexp.MustCompile(`(?m)^=== memory "([^"]+)" ===$`)
+
+func curationVerdict(prompt string) string {
+	m := pairSlug.FindAllStringSubmatch(prompt, -1)
+	unrelated := `{"relation":"unrelated","keep":"","retire":"","confidence":0.9,"coverage":"partial","reason":"different subjects"}`
+	if len(m) != 2 {
+		return unrelated
+	}
+	a, b := m[0][1], m[1][1]
+	var labels struct {
+		Supersedes []struct{ Newer, Older, Why string }
+		Traps      []struct{ A, B string } `json:"false_contradictions"`
+	}
+	data, err := os.ReadFile(os.Getenv("FAKE_MODEL_LABELS"))
+	if err == nil {
+		json.Unmarshal(data, &labels)
+	}
+	same := func(x, y string) bool { return x == a && y == b || x == b && y == a }
+	for _, s := range labels.Supersedes {
+		if same(s.Newer, s.Older) {
+			v, _ := json.Marshal(map[string]any{"relation": "supersedes", "keep": s.Newer, "retire": s.Older,
+				"confidence": 0.9, "coverage": "full", "reason": strings.TrimSpace(s.Why)})
+			return string(v)
+		}
+	}
+	for _, t := range labels.Traps {
+		if same(t.A, t.B) {
+			v, _ := json.Marshal(map[string]any{"relation": "supersedes", "keep": t.B, "retire": t.A,
+				"confidence": 0.9, "coverage": "partial", "reason": "looks like a replacement"})
+			return string(v)
+		}
+	}
+	return unrelated
+}
