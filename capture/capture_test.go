@@ -1,0 +1,261 @@
+package capture
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mem-dev/mem/mdparse"
+)
+
+// fakeAsker answers every call with canned JSON, decoded as the model
+// runner decodes (strictly), and records the prompt it was sent.
+type fakeAsker struct {
+	answer string
+	err    error
+	calls  int
+	prompt string
+}
+
+func (f *fakeAsker) Ask(_ context.Context, prompt string, out any) error {
+	f.calls++
+	f.prompt = prompt
+	if f.err != nil {
+		return f.err
+	}
+	dec := json.NewDecoder(strings.NewReader(f.answer))
+	dec.DisallowUnknownFields()
+	return dec.Decode(out)
+}
+
+var _ Asker = (*fakeAsker)(nil)
+
+func answerOf(ps ...Proposal) string {
+	return mustJSON(map[string]any{"memories": ps})
+}
+
+func prop(name, class string, importance int) Proposal {
+	return Proposal{
+		Name:        name,
+		Description: "About " + name,
+		Class:       class,
+		Importance:  importance,
+		Tags:        []string{"Billing", "tax rules", "billing", ""},
+		Body:        "Knowledge about " + name + ".",
+		Why:         "Because of " + name + ".",
+	}
+}
+
+func names(ps []Proposal) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func TestPropose(t *testing.T) {
+	session := writeTranscript(t,
+		userLine("Spanish VAT must be rounded per line; finance says so."),
+		textLine("Done: rounding per line now, because the total was off by a cent."),
+	)
+	held := func(q string) (string, float64) {
+		switch {
+		case strings.Contains(q, "Deploy on Wednesdays"):
+			return "release-day-wednesday", 0.91
+		case strings.Contains(q, "Staging DB"):
+			return "staging-db-host", HeldScore - 0.01 // related, not the same knowledge
+		}
+		return "", 0
+	}
+	long := prop("Long body", "fact", 5)
+	long.Body = strings.Repeat("word ", MaxBody/5+1)
+	dupBody := prop("VAT rounding rule", "gotcha", 6)
+	dupBody.Body = "Knowledge about VAT per line."
+	tests := []struct {
+		name     string
+		answer   []Proposal
+		max      int
+		keep     []string
+		skipped  map[string]string // name → a part of the reason
+		validate func(t *testing.T, keep []Proposal)
+	}{
+		{
+			name:   "valid proposals kept, most important first",
+			answer: []Proposal{prop("VAT per line", "gotcha", 6), prop("Finance owns rounding", "decision", 9)},
+			keep:   []string{"Finance owns rounding", "VAT per line"},
+		},
+		{
+			name: "invalid class, empty body, no name",
+			answer: []Proposal{
+				prop("Odd class", "insight", 5),
+				{Name: "Empty body", Class: "fact", Body: "  \n "},
+				{Name: " ", Class: "fact", Body: "x"},
+				{Name: "!!!", Class: "fact", Body: "x"},
+				long,
+			},
+			skipped: map[string]string{"Odd class": "class", "Empty body": "empty body", " ": "no name", "!!!": "no words", "Long body": "limit 1500"},
+		},
+		{
+			name:   "class is case-insensitive, importance out of range becomes 5, tags cleaned",
+			answer: []Proposal{prop("Mixed case class", " Gotcha ", 0), prop("Too important", "rule", 11)},
+			keep:   []string{"Mixed case class", "Too important"},
+			validate: func(t *testing.T, keep []Proposal) {
+				for _, p := range keep {
+					if p.Importance != DefaultImportance {
+						t.Errorf("%s: importance %d, want %d", p.Name, p.Importance, DefaultImportance)
+					}
+					if got := strings.Join(p.Tags, ","); got != "billing,tax-rules" {
+						t.Errorf("%s: tags %q", p.Name, got)
+					}
+				}
+				if keep[0].Class != "gotcha" {
+					t.Errorf("class %q, want gotcha", keep[0].Class)
+				}
+			},
+		},
+		{
+			name:    "the store already holds one",
+			answer:  []Proposal{prop("Deploy on Wednesdays", "rule", 8), prop("Staging DB moved to pg16", "fact", 7)},
+			keep:    []string{"Staging DB moved to pg16"},
+			skipped: map[string]string{"Deploy on Wednesdays": "store already holds release-day-wednesday (score 0.91)"},
+		},
+		{
+			name: "repeats within the answer",
+			answer: []Proposal{
+				prop("VAT per line", "gotcha", 6),
+				prop("VAT  per line!", "gotcha", 5), // same slug
+				{Name: "Rounding of VAT", Description: "About VAT per line", Class: "gotcha", Importance: 4, Body: "Other words entirely here."},
+				dupBody,
+			},
+			keep:    []string{"VAT per line"},
+			skipped: map[string]string{"VAT per line!": "repeats vat-per-line", "Rounding of VAT": "repeats vat-per-line", "VAT rounding rule": "repeats vat-per-line"},
+		},
+		{
+			name: "more than max",
+			answer: []Proposal{
+				prop("One alpha", "fact", 3), prop("Two bravo", "fact", 9), prop("Three charlie", "fact", 5),
+				prop("Four delta", "fact", 9), prop("Five echo", "fact", 1),
+			},
+			max:     3,
+			keep:    []string{"Two bravo", "Four delta", "Three charlie"},
+			skipped: map[string]string{"One alpha": "over the limit of 3", "Five echo": "over the limit of 3"},
+		},
+		{
+			name:    "default max is 5",
+			answer:  []Proposal{prop("A one", "fact", 5), prop("B two", "fact", 5), prop("C three", "fact", 5), prop("D four", "fact", 5), prop("E five", "fact", 5), prop("F six", "fact", 5)},
+			keep:    []string{"A one", "B two", "C three", "D four", "E five"},
+			skipped: map[string]string{"F six": "over the limit of 5"},
+		},
+		{
+			name:   "nothing durable",
+			answer: nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &fakeAsker{answer: answerOf(tt.answer...)}
+			keep, skipped, err := Propose(context.Background(), a, session, held, tt.max)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(names(keep), "|"), strings.Join(tt.keep, "|"); got != want {
+				t.Errorf("kept %q, want %q", got, want)
+			}
+			if len(skipped) != len(tt.skipped) {
+				t.Errorf("skipped %d, want %d: %+v", len(skipped), len(tt.skipped), skipped)
+			}
+			for _, s := range skipped {
+				want, ok := tt.skipped[s.Proposal.Name]
+				if !ok || !strings.Contains(s.Reason, want) {
+					t.Errorf("skipped %q for %q, want a reason with %q", s.Proposal.Name, s.Reason, want)
+				}
+			}
+			for _, p := range keep {
+				if p.Name == "" || strings.TrimSpace(p.Body) == "" || len(p.Text()) > MaxBody {
+					t.Errorf("kept an invalid proposal: %+v", p)
+				}
+			}
+			if tt.validate != nil {
+				tt.validate(t, keep)
+			}
+			max := tt.max
+			if max <= 0 {
+				max = DefaultMax
+			}
+			if !strings.Contains(a.prompt, fmt.Sprintf("at most %d memories", max)) {
+				t.Errorf("the prompt does not state the limit of %d", max)
+			}
+		})
+	}
+}
+
+func TestProposeErrors(t *testing.T) {
+	session := writeTranscript(t, userLine("remember: never deploy on Fridays"))
+	down := errors.New("model down")
+	if _, _, err := Propose(context.Background(), &fakeAsker{err: down}, session, nil, 0); !errors.Is(err, down) {
+		t.Errorf("model failure: got %v, want it wrapped", err)
+	}
+	if _, _, err := Propose(context.Background(), &fakeAsker{answer: `{"memories":[]}`}, session+".missing", nil, 0); err == nil {
+		t.Error("missing transcript: want an error")
+	}
+	if _, _, err := Propose(context.Background(), nil, session, nil, 0); err == nil {
+		t.Error("nil Asker: want an error")
+	}
+	// Unknown fields are the runner's to reject; the fake rejects them too.
+	if _, _, err := Propose(context.Background(), &fakeAsker{answer: `{"memories":[],"extra":1}`}, session, nil, 0); err == nil {
+		t.Error("unexpected answer shape: want an error")
+	}
+}
+
+func TestProposeEmptySessionAsksNothing(t *testing.T) {
+	a := &fakeAsker{answer: answerOf(prop("Anything", "fact", 5))}
+	keep, skipped, err := Propose(context.Background(), a, writeTranscript(t, metaLine("<x>caveat</x>")), nil, 0)
+	if err != nil || keep != nil || skipped != nil || a.calls != 0 {
+		t.Fatalf("got %v %v %v after %d calls; want nothing, no call", keep, skipped, err, a.calls)
+	}
+}
+
+func TestPrompt(t *testing.T) {
+	digest := "user: never force-push main\nassistant: noted"
+	p := Prompt(digest, 3)
+	for _, want := range []string{
+		"at most 3 memories",
+		digest,
+		`"why"`,
+		"why it was made",
+		`{"memories":[]}`,
+		"empty list",
+		"Do not propose",
+		"already says",
+	} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	for _, c := range mdparse.Classes {
+		if !strings.Contains(p, c) {
+			t.Errorf("prompt does not offer class %q", c)
+		}
+	}
+	if !strings.Contains(Prompt(digest, 0), fmt.Sprintf("at most %d memories", DefaultMax)) {
+		t.Error("max 0 should mean DefaultMax")
+	}
+}
+
+func TestProposalText(t *testing.T) {
+	tests := []struct{ body, why, want string }{
+		{"Round per line.", "Finance reconciles per line.", "Round per line.\n\n**Why:** Finance reconciles per line."},
+		{"Round per line.", "", "Round per line."},
+		{"Round per line.\n\n**Why:** finance.", "finance again", "Round per line.\n\n**Why:** finance."},
+		{"Round per line because finance reconciles per line.", "finance reconciles per line", "Round per line because finance reconciles per line."},
+	}
+	for _, tt := range tests {
+		if got := (Proposal{Body: tt.body, Why: tt.why}).Text(); got != tt.want {
+			t.Errorf("Text(%q, %q) = %q, want %q", tt.body, tt.why, got, tt.want)
+		}
+	}
+}
