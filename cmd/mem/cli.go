@@ -36,6 +36,8 @@ type cli struct {
 	Uninstall uninstallCmd `cmd:"" help:"Remove exactly what mem install added."`
 	Doctor    doctorCmd    `cmd:"" help:"Check the setup; one line per problem and how to fix it."`
 	Verify    verifyCmd    `cmd:"" help:"Probe the memories' claims (paths, branches, merged PRs, URLs, commits); label failures unverified."`
+	Capture   captureCmd   `cmd:"" help:"Propose memories from a session transcript (what was decided or learned, and why) and store the new ones."`
+	Enrich    enrichCmd    `cmd:"" help:"Write aliases: the words a person would type when they need a memory."`
 	Curate    curateCmd    `cmd:"" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
 	Review    reviewCmd    `cmd:"" help:"The curation review queue: list, accept, reject."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`

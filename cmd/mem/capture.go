@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+
+	"github.com/mem-dev/mem/capture"
+	"github.com/mem-dev/mem/model"
+)
+
+type captureCmd struct {
+	Transcript string `help:"Session transcript (JSONL); default: transcript_path from hook JSON on stdin." type:"path" placeholder:"PATH"`
+	Max        int    `help:"Store at most N memories." default:"5" placeholder:"N"`
+	Detach     bool   `help:"Return at once and capture in the background (for SessionEnd and PreCompact hooks)."`
+	JSON       bool   `help:"Print what was written and skipped as JSON."`
+	NoModel    bool   `name:"no-model" help:"Do nothing but say that capture needs a model."`
+}
+
+func (c captureCmd) Run(e *env) error {
+	if os.Getenv(model.ChildEnv) != "" {
+		return nil // inside our own model call: never capture the capture
+	}
+	dir := e.dir
+	if c.Transcript == "" {
+		var in struct {
+			TranscriptPath string `json:"transcript_path"`
+			Cwd            string `json:"cwd"`
+		}
+		if err := json.NewDecoder(io.LimitReader(e.stdin, 1<<20)).Decode(&in); err != nil || in.TranscriptPath == "" {
+			return errors.New("no transcript: give --transcript PATH or hook JSON with transcript_path on stdin")
+		}
+		c.Transcript = in.TranscriptPath
+		if in.Cwd != "" {
+			dir = in.Cwd
+		}
+	}
+	if c.Detach {
+		return c.detach(e, dir)
+	}
+	r, err := (&env{ctx: e.ctx, dir: dir, store: e.store}).open()
+	if err != nil {
+		return err
+	}
+	m := modelFor(e, c.NoModel, "capture")
+	if m == nil {
+		return errors.New("capture needs a model: install `claude` or set MEM_MODEL_CMD")
+	}
+	res, err := r.Capture(e.ctx, m, c.Transcript, c.Max)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	for _, w := range res.Written {
+		reportSkip(e, w.Skipped)
+		fmt.Fprintf(e.stdout, "captured %s\n", w.Slug)
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(e.stdout, "skipped  %q: %s\n", s.Proposal.Name, s.Reason)
+	}
+	return nil
+}
+
+// detach starts the same capture in a new session and returns, so the hook
+// that called it never waits on a model.
+func (c captureCmd) detach(e *env, dir string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	args := []string{"-C", dir, "capture", "--transcript", c.Transcript, "--max", fmt.Sprint(c.Max)}
+	if e.store != "" {
+		args = append([]string{"--store", e.store}, args...)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.SysProcAttr = detached()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start capture: %w", err)
+	}
+	return cmd.Process.Release()
+}
+
+var _ capture.Asker = (*model.Runner)(nil)

@@ -1,0 +1,120 @@
+package mem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mem-dev/mem/capture"
+	"github.com/mem-dev/mem/enrich"
+	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/search"
+	"github.com/mem-dev/mem/secrets"
+)
+
+// Captured is what a capture run wrote and what it passed over.
+type Captured struct {
+	Written []Written         `json:"written"`
+	Skipped []capture.Skipped `json:"skipped"`
+}
+
+// Capture asks the model what a session decided or learned, skips what the
+// store already holds, and stores at most max memories, one commit each.
+func (r *Repo) Capture(ctx context.Context, a capture.Asker, transcriptPath string, max int) (Captured, error) {
+	ix, err := r.Index(ctx)
+	if err != nil {
+		return Captured{}, err
+	}
+	held := func(query string) (string, float64) {
+		res := ix.Search(search.ParseQuery(query, ""), search.Options{Limit: 1, All: true, Now: r.Now()})
+		if len(res) == 0 {
+			return "", 0
+		}
+		return res[0].Slug, res[0].Score
+	}
+	keep, skipped, err := capture.Propose(ctx, a, transcriptPath, held, max)
+	if err != nil {
+		return Captured{Skipped: skipped}, err
+	}
+	out := Captured{Skipped: skipped}
+	for _, p := range keep {
+		w, err := r.Store(ctx, Note{
+			Name: p.Name, Description: p.Description, Class: p.Class, Importance: p.Importance,
+			Tags: p.Tags, Body: p.Text(), Action: "capture",
+		})
+		var sec *secrets.Error
+		switch {
+		case errors.Is(err, ErrExists), errors.As(err, &sec):
+			out.Skipped = append(out.Skipped, capture.Skipped{Proposal: p, Reason: err.Error()})
+			continue
+		case err != nil:
+			return out, err
+		}
+		out.Written = append(out.Written, w)
+	}
+	return out, nil
+}
+
+// Enriched is one memory's new aliases.
+type Enriched struct {
+	Slug    string            `json:"slug"`
+	Aliases []string          `json:"aliases"`
+	Dropped map[string]string `json:"dropped,omitempty"`
+	Commit  string            `json:"commit,omitempty"`
+}
+
+// Enrich writes `aliases:` (the words a person would type when they need a
+// memory) on the named memories, or on every current memory that has none
+// (all of them with force), one commit per memory.
+func (r *Repo) Enrich(ctx context.Context, a enrich.Asker, slugs []string, force bool, progress func(done, total int)) ([]Enriched, error) {
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	mems, paths, err := r.memories(slugs)
+	if err != nil {
+		return nil, err
+	}
+	var todo []string
+	for slug, m := range mems {
+		if len(slugs) > 0 || force || len(m.Aliases) == 0 && m.SupersededBy == "" {
+			todo = append(todo, slug)
+		}
+	}
+	sort.Strings(todo)
+	var out []Enriched
+	defer r.refreshLocked()
+	for i, slug := range todo {
+		if progress != nil {
+			progress(i, len(todo))
+		}
+		m := mems[slug]
+		kept, dropped, err := enrich.Aliases(ctx, a, m, slug)
+		if err != nil {
+			return out, fmt.Errorf("enrich %s: %w", slug, err)
+		}
+		if err := secrets.Check(slug+" aliases", strings.Join(kept, "\n")); err != nil {
+			return out, err
+		}
+		e := Enriched{Slug: slug, Aliases: kept, Dropped: dropped}
+		if len(kept) > 0 {
+			if err := m.Set("aliases", kept); err != nil {
+				return out, err
+			}
+			res, err := r.files.Apply(ctx, []gitstore.Change{{Path: paths[slug], Data: m.Bytes()}},
+				gitstore.CommitInfo{Action: "enrich", Slug: slug})
+			if err != nil {
+				return out, err
+			}
+			e.Commit = res.Commit
+		}
+		out = append(out, e)
+	}
+	if progress != nil {
+		progress(len(todo), len(todo))
+	}
+	return out, nil
+}
