@@ -45,7 +45,10 @@ func (r *Repo) cached(full bool) (*search.Index, bool) {
 	if err != nil {
 		return nil, false
 	}
-	switch fresh.Check(ix.Sources(), r.Place.CacheDir(), r.Now(), full) {
+	if full && ix.Verify() != nil {
+		return nil, false
+	}
+	switch fresh.Check(ix.Stamps(), r.Place.CacheDir(), r.Now(), full) {
 	case fresh.Fresh:
 		return ix, true
 	case fresh.ClearMarker:

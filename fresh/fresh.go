@@ -78,26 +78,53 @@ const (
 	Stale                      // a store file or directory changed: rebuild what changed
 )
 
+// Stamps is a cache's record of what it was built from. A cache can serve
+// it in place, decoding only the stamps a check reads: the prompt path
+// reads the directories and a few dozen files, not ten thousand records.
+type Stamps interface {
+	Dirs() []Stamp
+	Files() int
+	File(i int) Stamp
+}
+
+// List is a Stamps held in memory.
+type List struct{ dirs, files []Stamp }
+
+// NewList sorts stamps into directories and files.
+func NewList(stamps []Stamp) List {
+	var l List
+	for _, s := range stamps {
+		if s.Kind == Dir {
+			l.dirs = append(l.dirs, s)
+		} else {
+			l.files = append(l.files, s)
+		}
+	}
+	return l
+}
+
+func (l List) Dirs() []Stamp    { return l.dirs }
+func (l List) Files() int       { return len(l.files) }
+func (l List) File(i int) Stamp { return l.files[i] }
+
 // Check compares stamps with the filesystem. A quick check (full false)
 // follows the cheap signals in the package comment and checks every file
 // when the marker says an agent edited the store; a full check stats
 // everything.
-func Check(stamps []Stamp, cacheDir string, now time.Time, full bool) Verdict {
-	var files []Stamp
-	for _, s := range stamps {
-		if s.Kind == Dir {
-			if s.changed() {
-				return Stale
-			}
-			continue
+func Check(stamps Stamps, cacheDir string, now time.Time, full bool) Verdict {
+	for _, s := range stamps.Dirs() {
+		if s.changed() {
+			return Stale
 		}
-		files = append(files, s)
 	}
+	n := stamps.Files()
 	_, err := os.Stat(filepath.Join(cacheDir, MarkerName))
 	marked := err == nil
-	if full || marked || len(files) <= slice {
-		if anyChanged(files) {
-			return Stale
+	if full || marked || n <= slice {
+		for i := range n {
+			if stamps.File(i).changed() {
+				return Stale
+			}
 		}
 		if marked {
 			return ClearMarker
@@ -106,20 +133,11 @@ func Check(stamps []Stamp, cacheDir string, now time.Time, full bool) Verdict {
 	}
 	// A rotating window over the files, chosen by the clock so no state
 	// needs writing on the prompt path.
-	start := int(now.UnixNano()/int64(time.Millisecond)) % len(files)
-	for i := 0; i < slice; i++ {
-		if files[(start+i)%len(files)].changed() {
+	start := int(now.UnixNano()/int64(time.Millisecond)) % n
+	for i := range slice {
+		if stamps.File((start + i) % n).changed() {
 			return Stale
 		}
 	}
 	return Fresh
-}
-
-func anyChanged(stamps []Stamp) bool {
-	for _, s := range stamps {
-		if s.changed() {
-			return true
-		}
-	}
-	return false
 }

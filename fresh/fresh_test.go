@@ -51,7 +51,7 @@ func TestCheck(t *testing.T) {
 			dir, stamps := store(t, tt.files)
 			cache := t.TempDir()
 			tt.touch(t, dir, cache)
-			if got := Check(stamps, cache, now, tt.full); got != tt.want {
+			if got := Check(NewList(stamps), cache, now, tt.full); got != tt.want {
 				t.Errorf("Check = %v, want %v", got, tt.want)
 			}
 		})
@@ -66,12 +66,12 @@ func TestRotatingSlice(t *testing.T) {
 	write(t, filepath.Join(dir, "m321.md"))
 	seen := false
 	for ms := 0; ms < 500 && !seen; ms += slice {
-		seen = Check(stamps, cache, time.UnixMilli(int64(ms)), false) == Stale
+		seen = Check(NewList(stamps), cache, time.UnixMilli(int64(ms)), false) == Stale
 	}
 	if !seen {
 		t.Error("a full rotation of quick checks did not notice the edit")
 	}
-	if Check(stamps, cache, time.UnixMilli(0), false) != Fresh {
+	if Check(NewList(stamps), cache, time.UnixMilli(0), false) != Fresh {
 		t.Error("the first slice does not hold the edited file, yet the check said stale")
 	}
 }

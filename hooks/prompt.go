@@ -99,7 +99,7 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 	path := place.IndexPath()
 	ix, err := search.Open(path)
 	if err == nil {
-		switch fresh.Check(ix.Sources(), place.CacheDir(), now, false) {
+		switch fresh.Check(ix.Stamps(), place.CacheDir(), now, false) {
 		case fresh.Fresh:
 			return ix, nil
 		case fresh.ClearMarker:

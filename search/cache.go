@@ -21,7 +21,7 @@ var (
 
 const (
 	magic   = "memindex"
-	version = 1
+	version = 2
 )
 
 // Sections, in file order.
@@ -79,10 +79,13 @@ func assemble(secs [numSections][]byte) []byte {
 
 func align8(n int) int { return (n + 7) &^ 7 }
 
-// load checks data and returns an index that reads it in place. Everything
-// a query touches on every call is verified here (header, dictionary, term
-// strings, norms, sources); postings and document records carry their own
-// checksums and are verified when read.
+// load checks data and returns an index that reads it in place. It verifies
+// the header's checksum, every section's bounds, the meta and the norms;
+// the dictionary, term strings and sources are checked against their
+// checksums by Verify (which every non-hook command runs) and bounds-checked
+// wherever a query reads them, so a prompt pages in only what it touches;
+// postings and document records carry checksums of their own, verified
+// when read.
 func load(data []byte) (*Index, error) {
 	if len(data) < headerSize || string(data[:8]) != magic {
 		return nil, ErrCorrupt
@@ -102,7 +105,7 @@ func load(data []byte) (*Index, error) {
 			return nil, ErrCorrupt
 		}
 		s := data[off : off+n : off+n]
-		if i != secPost && i != secDocs && checksum(s) != binary.LittleEndian.Uint32(e[16:]) {
+		if (i == secMeta || i == secNorms) && checksum(s) != binary.LittleEndian.Uint32(e[16:]) {
 			return nil, ErrCorrupt
 		}
 		ix.sec[i] = s
@@ -126,6 +129,24 @@ func load(data []byte) (*Index, error) {
 		}
 		ix.avgLen[f] = a
 	}
+	if _, ok := stampsOf(ix.sec[secSources]); !ok {
+		return nil, ErrCorrupt
+	}
+	return ix, nil
+}
+
+// Verify checks every checksum and every dictionary entry: what Open leaves
+// to the reads of a query. A cache that fails it should be rebuilt.
+func (ix *Index) Verify() error {
+	for i := range numSections {
+		if i == secPost || i == secDocs {
+			continue
+		}
+		e := ix.data[16+i*secEntrySize:]
+		if checksum(ix.sec[i]) != binary.LittleEndian.Uint32(e[16:]) {
+			return ErrCorrupt
+		}
+	}
 	dict := ix.sec[secDict]
 	nStrs, nPost := uint64(len(ix.sec[secStrs])), uint64(len(ix.sec[secPost]))
 	for i := 0; i < len(dict); i += dictEntrySize {
@@ -133,13 +154,13 @@ func load(data []byte) (*Index, error) {
 		so, sn := uint64(binary.LittleEndian.Uint32(e[0:])), uint64(binary.LittleEndian.Uint32(e[4:]))
 		po, pn := uint64(binary.LittleEndian.Uint32(e[12:])), uint64(binary.LittleEndian.Uint32(e[16:]))
 		if so+sn > nStrs || po+pn > nPost {
-			return nil, ErrCorrupt
+			return ErrCorrupt
 		}
 	}
 	if _, ok := decodeSources(ix.sec[secSources]); !ok {
-		return nil, ErrCorrupt
+		return ErrCorrupt
 	}
-	return ix, nil
+	return ix.Err()
 }
 
 // Open reads an index cache written by WriteFile. It maps the file where the
@@ -196,10 +217,17 @@ func (ix *Index) WriteFile(path string, sources []Source) error {
 	return nil
 }
 
-// Sources returns the bookkeeping stored by WriteFile (nil for a built index).
+// Sources returns the stamps stored by WriteFile, all decoded (nil for a
+// built index or a corrupt section).
 func (ix *Index) Sources() []Source {
 	s, _ := decodeSources(ix.sec[secSources])
 	return s
+}
+
+// Stamps serves the stored stamps in place, decoding only those read.
+func (ix *Index) Stamps() fresh.Stamps {
+	v, _ := stampsOf(ix.sec[secSources])
+	return v
 }
 
 func appendString(b []byte, s string) []byte {
@@ -215,13 +243,33 @@ func appendStrings(b []byte, ss []string) []byte {
 	return b
 }
 
+// appendSources lays out the stamps for reading in place: a count, the
+// number of directories, a table of u32 offsets, then the entries (kind,
+// mtime, size, path), directories first.
 func appendSources(b []byte, sources []Source) []byte {
-	b = binary.AppendUvarint(b, uint64(len(sources)))
+	ordered := make([]Source, 0, len(sources))
 	for _, s := range sources {
-		b = appendString(b, s.Path)
+		if s.Kind == fresh.Dir {
+			ordered = append(ordered, s)
+		}
+	}
+	dirs := len(ordered)
+	for _, s := range sources {
+		if s.Kind != fresh.Dir {
+			ordered = append(ordered, s)
+		}
+	}
+	base := len(b)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(ordered)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(dirs))
+	table := len(b)
+	b = append(b, make([]byte, 4*len(ordered))...)
+	for i, s := range ordered {
+		binary.LittleEndian.PutUint32(b[table+4*i:], uint32(len(b)-base))
+		b = append(b, byte(s.Kind))
 		b = binary.AppendVarint(b, s.ModNs)
 		b = binary.AppendVarint(b, s.Size)
-		b = append(b, byte(s.Kind))
+		b = appendString(b, s.Path)
 	}
 	return b
 }
@@ -319,20 +367,70 @@ func decodeDoc(rec []byte) (Doc, bool) {
 	return d, r.ok && len(r.b) == 0
 }
 
+// stampView reads the sources section in place.
+type stampView struct {
+	b           []byte
+	count, dirs int
+}
+
+// stampsOf checks the section's header and offset table.
+func stampsOf(b []byte) (stampView, bool) {
+	if len(b) == 0 {
+		return stampView{}, true // a built index has no stamps
+	}
+	if len(b) < 8 {
+		return stampView{}, false
+	}
+	count, dirs := uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[4:]))
+	if dirs > count || 8+4*count > uint64(len(b)) {
+		return stampView{}, false
+	}
+	return stampView{b: b, count: int(count), dirs: int(dirs)}, true
+}
+
+func (v stampView) Files() int { return v.count - v.dirs }
+
+func (v stampView) File(i int) Source { return v.at(v.dirs + i) }
+
+func (v stampView) Dirs() []Source {
+	out := make([]Source, v.dirs)
+	for i := range out {
+		out[i] = v.at(i)
+	}
+	return out
+}
+
+// at decodes entry i. A malformed entry comes back as a stamp that no file
+// matches, so the caller sees "changed" and rebuilds.
+func (v stampView) at(i int) Source {
+	bad := Source{Size: -2}
+	off := uint64(binary.LittleEndian.Uint32(v.b[8+4*i:]))
+	if off >= uint64(len(v.b)) {
+		return bad
+	}
+	r := reader{b: v.b[off:], ok: true}
+	s := Source{Kind: fresh.Kind(r.byte())}
+	s.ModNs = r.varint()
+	s.Size = r.varint()
+	s.Path = r.str()
+	if !r.ok {
+		return bad
+	}
+	return s
+}
+
 func decodeSources(b []byte) ([]Source, bool) {
-	r := reader{b: b, ok: true}
-	n := r.uvarint()
-	if n > uint64(len(b)) {
+	v, ok := stampsOf(b)
+	if !ok {
 		return nil, false
 	}
-	var out []Source
-	for range n {
-		var s Source
-		s.Path = r.str()
-		s.ModNs = r.varint()
-		s.Size = r.varint()
-		s.Kind = fresh.Kind(r.byte())
+	out := make([]Source, 0, v.count)
+	for i := range v.count {
+		s := v.at(i)
+		if s.Size == -2 {
+			return nil, false
+		}
 		out = append(out, s)
 	}
-	return out, r.ok && len(r.b) == 0
+	return out, true
 }

@@ -253,9 +253,13 @@ func (ix *Index) lookup(term string) int {
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		e := dict[m*dictEntrySize:]
-		off := binary.LittleEndian.Uint32(e[0:])
-		n := binary.LittleEndian.Uint32(e[4:])
-		s := strs[off : off+n] // bounds checked at Open
+		off := uint64(binary.LittleEndian.Uint32(e[0:]))
+		n := uint64(binary.LittleEndian.Uint32(e[4:]))
+		if off+n > uint64(len(strs)) {
+			ix.corrupt.Store(true)
+			return -1
+		}
+		s := strs[off : off+n]
 		if c := strings.Compare(string(s), term); c < 0 {
 			lo = m + 1
 		} else if c == 0 {
@@ -274,8 +278,12 @@ func (ix *Index) docFreq(entry int) int {
 // postings returns the raw, verified postings of a dictionary entry.
 func (ix *Index) postings(entry int) ([]byte, bool) {
 	e := ix.sec[secDict][entry*dictEntrySize:]
-	off := binary.LittleEndian.Uint32(e[12:])
-	n := binary.LittleEndian.Uint32(e[16:])
+	off := uint64(binary.LittleEndian.Uint32(e[12:]))
+	n := uint64(binary.LittleEndian.Uint32(e[16:]))
+	if off+n > uint64(len(ix.sec[secPost])) {
+		ix.corrupt.Store(true)
+		return nil, false
+	}
 	p := ix.sec[secPost][off : off+n]
 	if checksum(p) != binary.LittleEndian.Uint32(e[20:]) {
 		ix.corrupt.Store(true)
