@@ -193,12 +193,22 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		}
 	}
 
+	stats = capPrevious(stats, maxPrevious)
+
 	scores := make([]float64, ix.nDocs)
 	var cov []float64
 	if p.cover > 0 {
 		cov = make([]float64, ix.nDocs)
 	}
-	ix.accumulate(stats, scores, cov, p)
+	touched := make([]bool, ix.nDocs)
+	ix.accumulate(stats, scores, cov, touched, p)
+	// The previous turn refines, never creates: a memory that none of the
+	// prompt's own words (or their synonyms) reach gets nothing from it.
+	for doc, ok := range touched {
+		if !ok {
+			scores[doc] = 0
+		}
+	}
 	if cov != nil {
 		ix.applyCoverage(stats, scores, cov, p)
 	}
@@ -248,11 +258,34 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	return out
 }
 
+// maxPrevious is how many terms of the previous turn a query keeps: its
+// rarest. A long assistant turn would otherwise outweigh a short prompt.
+const maxPrevious = 12
+
+// capPrevious keeps the prompt's terms and the maxPrevious rarest terms
+// that only the previous turn contributed.
+func capPrevious(stats []termStat, n int) []termStat {
+	var prev []termStat
+	out := stats[:0:0]
+	for _, st := range stats {
+		if st.prompt {
+			out = append(out, st)
+		} else {
+			prev = append(prev, st)
+		}
+	}
+	if len(prev) > n {
+		slices.SortStableFunc(prev, func(a, b termStat) int { return cmpDesc(a.idf, b.idf) })
+		prev = prev[:n]
+	}
+	return append(out, prev...)
+}
+
 // accumulate adds each term's BM25F contribution to scores. A term and its
 // thesaurus expansions form a group: a document gets the best of the
 // group's contributions, not their sum, so a synonym stands in for a word
 // and never counts as extra evidence.
-func (ix *Index) accumulate(stats []termStat, scores, cov []float64, p *params) {
+func (ix *Index) accumulate(stats []termStat, scores, cov []float64, touched []bool, p *params) {
 	var groups, covGroups map[int][]float64
 	for _, st := range stats {
 		post, ok := ix.postings(st.entry)
@@ -286,6 +319,9 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float64, p *params) 
 			}
 		}
 		ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+			if st.prompt {
+				touched[doc] = true
+			}
 			if cdst != nil && (tf[fieldName] > 0 || tf[fieldDesc] > 0 || tf[fieldAliases] > 0 || tf[fieldTags] > 0) {
 				cdst[doc] = max(cdst[doc], w)
 			}

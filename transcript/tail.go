@@ -9,7 +9,7 @@ import (
 
 // tailWindow is how much of the end of a transcript LastAssistantText reads
 // first; it doubles until an assistant text is found or the file is read.
-const tailWindow = 256 << 10
+const tailWindow = 32 << 10
 
 // LastAssistantText returns the last non-blank text block the assistant
 // wrote in the transcript at path, or "" when there is none. It reads the

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/mem-dev/mem/hooks"
@@ -22,6 +23,11 @@ import (
 )
 
 func main() {
+	// A hook lives for milliseconds and allocates a few megabytes: collecting
+	// garbage would only cost time. The limit keeps a pathological input from
+	// growing without bound.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(256 << 20)
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: mem-hook prompt|gate|post-tool")
 		os.Exit(2)
