@@ -67,7 +67,7 @@ func Mark(cacheDir string) error {
 func Clear(cacheDir string) { os.Remove(filepath.Join(cacheDir, MarkerName)) }
 
 // slice is how many file stamps a quick check stats per call.
-const slice = 48
+const slice = 16
 
 // Verdict is what a check concluded.
 type Verdict uint8

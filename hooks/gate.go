@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mem-dev/mem/internal/rawfile"
 	"hash/fnv"
 	"io"
 	"os"
@@ -157,10 +158,10 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 func RecordLookup(cacheDir, sessionID string) error {
 	dir := filepath.Join(cacheDir, "gate")
 	name := filepath.Join(dir, gateFileName(sessionID)+gateLookupExtension)
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := rawfile.Open(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if errors.Is(err, os.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o755); err == nil {
-			f, err = os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			f, err = rawfile.Open(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		}
 	}
 	if err != nil {

@@ -7,22 +7,24 @@ import (
 	"syscall"
 )
 
-// mapFile maps path read-only. An empty file is returned as nil data.
+// mapFile maps path read-only. An empty file is returned as nil data. It
+// uses the raw system calls: an os.File would set up Go's network poller
+// (epoll and an eventfd) on the prompt path for a file it only maps.
 func mapFile(path string) ([]byte, func() error, error) {
-	f, err := os.Open(path)
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
-	size := st.Size()
+	size := st.Size
 	if size == 0 || size != int64(int(size)) {
 		return nil, nil, nil
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err := syscall.Mmap(fd, 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		// Some file systems cannot map; read instead.
 		data, err := os.ReadFile(path)

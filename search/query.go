@@ -67,7 +67,7 @@ func ParseQuery(prompt, previous string) Query {
 	if len(q.terms) == 0 {
 		return q // no topic of its own: the previous turn may not create one
 	}
-	eachSegment(previous, func(text string, code bool) {
+	eachSegment(tail(previous, maxPreviousBytes), func(text string, code bool) {
 		w := weightPrevious
 		if code {
 			w *= weightCode
@@ -75,6 +75,24 @@ func ParseQuery(prompt, previous string) Query {
 		tokenize(text, func(t token) { add(t, w, false) })
 	})
 	return q
+}
+
+// maxPreviousBytes is how much of the previous turn a query reads: its end,
+// where a turn says what it did and what comes next. Ranking keeps only its
+// rarest terms anyway, and tokenizing a long turn costs real time on every
+// prompt.
+const maxPreviousBytes = 2048
+
+// tail returns about the last n bytes of s, starting at a word boundary.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	if i := strings.IndexAny(s, " \n\t"); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
 }
 
 // Empty reports whether the query has no terms of its own.

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"github.com/mem-dev/mem/internal/rawfile"
 	"io"
 	"os"
 	"strings"
@@ -17,7 +18,7 @@ const tailWindow = 32 << 10
 // size of the last turn, not of the session. Error messages written as
 // assistant entries (isApiErrorMessage) are passed over.
 func LastAssistantText(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := rawfile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,29 @@
+package rawfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestOpen(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log")
+	for _, line := range []string{"one\n", "two\n"} {
+		f, err := Open(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one\ntwo\n" {
+		t.Errorf("appended %q", b)
+	}
+	if _, err := Open(filepath.Join(t.TempDir(), "missing"), os.O_RDONLY, 0); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: err = %v, want ErrNotExist", err)
+	}
+}
