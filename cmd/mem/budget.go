@@ -149,7 +149,10 @@ func (c budgetCmd) fix(e *env) error {
 		if err != nil {
 			return err
 		}
-		rel, err := r.StoreRel(filepath.Join(r.Place.WorkTree, name))
+		if !filepath.IsAbs(name) { // git gives %P relative to the work tree
+			name = filepath.Join(r.Place.WorkTree, name)
+		}
+		rel, err := r.StoreRel(name)
 		if err != nil {
 			return err
 		}
