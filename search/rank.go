@@ -193,7 +193,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		}
 	}
 
-	stats = capPrevious(stats, maxPrevious)
+	stats = capTerms(stats, maxPrevious)
 
 	scores := make([]float64, ix.nDocs)
 	var cov []float64
@@ -262,23 +262,30 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 // rarest. A long assistant turn would otherwise outweigh a short prompt.
 const maxPrevious = 12
 
-// capPrevious keeps the prompt's terms and the maxPrevious rarest terms
-// that only the previous turn contributed.
-func capPrevious(stats []termStat, n int) []termStat {
-	var prev []termStat
-	out := stats[:0:0]
+// maxPrompt is how many of the prompt's own terms (with their synonyms) a
+// query keeps: its rarest.
+const maxPrompt = 32
+
+// capTerms keeps the rarest maxPrompt terms of the prompt and the
+// maxPrevious rarest terms that only the previous turn contributed. A long
+// prompt's commonest words add time on every posting list and no evidence.
+func capTerms(stats []termStat, n int) []termStat {
+	var prompt, prev []termStat
 	for _, st := range stats {
 		if st.prompt {
-			out = append(out, st)
+			prompt = append(prompt, st)
 		} else {
 			prev = append(prev, st)
 		}
 	}
-	if len(prev) > n {
-		slices.SortStableFunc(prev, func(a, b termStat) int { return cmpDesc(a.idf, b.idf) })
-		prev = prev[:n]
+	rarest := func(ts []termStat, n int) []termStat {
+		if len(ts) > n {
+			slices.SortStableFunc(ts, func(a, b termStat) int { return cmpDesc(a.idf, b.idf) })
+			ts = ts[:n]
+		}
+		return ts
 	}
-	return append(out, prev...)
+	return append(rarest(prompt, maxPrompt), rarest(prev, n)...)
 }
 
 // accumulate adds each term's BM25F contribution to scores. A term and its
