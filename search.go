@@ -2,6 +2,7 @@ package mem
 
 import (
 	"context"
+	"time"
 
 	"github.com/mem-dev/mem/search"
 )
@@ -19,4 +20,33 @@ func (r *Repo) Search(ctx context.Context, prompt, previous string, opt search.O
 		opt.Now = r.Now()
 	}
 	return ix.Search(q, opt), q, nil
+}
+
+// Hit is a search result as programs read it: `mem search --json` and the
+// MCP tool context_query print the same objects.
+type Hit struct {
+	Slug     string    `json:"slug"`
+	Path     string    `json:"path"`
+	Store    string    `json:"store"`
+	Name     string    `json:"name"`
+	Class    string    `json:"class"`
+	Score    float64   `json:"score"`
+	Labels   []string  `json:"labels" jsonschema:"warnings such as \"superseded by SLUG\" or \"unverified: REASON\""`
+	Modified time.Time `json:"modified,omitzero"`
+	Line     int       `json:"line,omitempty" jsonschema:"the line the entry starts at, for a section of a MEMORY.md"`
+	Snippet  string    `json:"snippet,omitempty"`
+}
+
+// Hits converts results, never returning nil (an empty search prints []).
+func Hits(results []search.Result) []Hit {
+	hits := make([]Hit, 0, len(results))
+	for _, r := range results {
+		labels := r.Labels
+		if labels == nil {
+			labels = []string{}
+		}
+		hits = append(hits, Hit{Slug: r.Slug, Path: r.Path, Store: r.Store, Name: r.Name, Class: r.Class,
+			Score: r.Score, Labels: labels, Modified: r.Modified, Line: r.Line, Snippet: r.Snippet})
+	}
+	return hits
 }

@@ -44,20 +44,9 @@ type queryArgs struct {
 }
 
 type queryResult struct {
-	Results []hit `json:"results" jsonschema:"best first; empty when no memory is relevant enough"`
+	Results []mem.Hit `json:"results" jsonschema:"best first; empty when no memory is relevant enough"`
 }
 
-type hit struct {
-	Slug    string   `json:"slug"`
-	Path    string   `json:"path"`
-	Store   string   `json:"store"`
-	Name    string   `json:"name"`
-	Class   string   `json:"class"`
-	Score   float64  `json:"score"`
-	Labels  []string `json:"labels" jsonschema:"warnings such as \"superseded by SLUG\" or \"unverified: REASON\""`
-	Line    int      `json:"line,omitempty" jsonschema:"the line the entry starts at, for a section of a MEMORY.md"`
-	Snippet string   `json:"snippet"`
-}
 
 type slugArgs struct {
 	Slug string `json:"slug" jsonschema:"the memory's slug: its file name without .md, as memory_list and context_query show it"`
@@ -236,17 +225,7 @@ func (s *server) query(ctx context.Context, a queryArgs) (queryResult, string, e
 	if err != nil {
 		return queryResult{}, "", fmt.Errorf("could not search the memories: %v", err)
 	}
-	out := queryResult{Results: make([]hit, 0, len(results))}
-	for _, r := range results {
-		labels := r.Labels
-		if labels == nil {
-			labels = []string{}
-		}
-		out.Results = append(out.Results, hit{
-			Slug: r.Slug, Path: r.Path, Store: r.Store, Name: r.Name, Class: r.Class,
-			Score: r.Score, Labels: labels, Line: r.Line, Snippet: r.Snippet,
-		})
-	}
+	out := queryResult{Results: mem.Hits(results)}
 	if len(out.Results) == 0 {
 		return out, "No memory is relevant enough to this query.", nil
 	}

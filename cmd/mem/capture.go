@@ -54,9 +54,7 @@ func (c captureCmd) Run(e *env) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(e, res)
 	}
 	for _, w := range res.Written {
 		reportSkip(e, w.Skipped)

@@ -130,11 +130,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return 1
 }
 
-// writeJSON prints v indented; a nil slice prints as [].
+// writeJSON prints a list indented; a nil slice prints as [].
 func writeJSON[T any](e *env, v []T) error {
 	if v == nil {
 		v = []T{}
 	}
+	return printJSON(e, v)
+}
+
+// printJSON prints v indented, for --json.
+func printJSON(e *env, v any) error {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)

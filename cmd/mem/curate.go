@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mem-dev/mem"
@@ -28,9 +27,7 @@ func (c curateCmd) Run(e *env) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(e, res)
 	}
 	for _, d := range res.Duplicates {
 		fmt.Fprintf(e.stdout, "duplicate  %s = %s\n", d[0], d[1])

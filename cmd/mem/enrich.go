@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,9 +27,7 @@ func (c enrichCmd) Run(e *env) error {
 	}
 	res, err := r.Enrich(e.ctx, m, c.Slugs, c.Force, newProgress(e.stderr, "enrich").update)
 	if c.JSON && err == nil {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(e, res)
 	}
 	for _, en := range res {
 		fmt.Fprintf(e.stdout, "%s: %s\n", en.Slug, strings.Join(en.Aliases, "; "))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"time"
@@ -43,9 +42,7 @@ func (c evalCmd) Run(e *env) error {
 	}
 	rep := eval.Run(ix, cases, now, 3)
 	if c.JSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return printJSON(e, rep)
 	}
 	rep.WriteText(e.stdout)
 	return nil

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -15,20 +15,6 @@ type searchCmd struct {
 	All      bool     `help:"Ignore the relevance threshold: show the best matches even when the hook would stay silent."`
 	Explain  bool     `help:"Print the query as built from the prompt, on stderr."`
 	Query    []string `arg:"" help:"The prompt, as a person would type it."`
-}
-
-// hit is one search result as --json prints it.
-type hit struct {
-	Slug     string    `json:"slug"`
-	Path     string    `json:"path"`
-	Store    string    `json:"store"`
-	Name     string    `json:"name"`
-	Class    string    `json:"class"`
-	Score    float64   `json:"score"`
-	Labels   []string  `json:"labels"`
-	Modified time.Time `json:"modified,omitzero"`
-	Line     int       `json:"line,omitempty"`
-	Snippet  string    `json:"snippet,omitempty"`
 }
 
 func (c searchCmd) Run(e *env) error {
@@ -44,11 +30,7 @@ func (c searchCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "query: %s\n", q)
 	}
 	if c.JSON {
-		hits := make([]hit, 0, len(results))
-		for _, res := range results {
-			hits = append(hits, toHit(res))
-		}
-		return writeJSON(e, hits)
+		return writeJSON(e, mem.Hits(results))
 	}
 	for _, res := range results {
 		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, res.Path, res.Class, res.Name)
@@ -60,13 +42,4 @@ func (c searchCmd) Run(e *env) error {
 		}
 	}
 	return nil
-}
-
-func toHit(r search.Result) hit {
-	labels := r.Labels
-	if labels == nil {
-		labels = []string{}
-	}
-	return hit{Slug: r.Slug, Path: r.Path, Store: r.Store, Name: r.Name, Class: r.Class,
-		Score: r.Score, Labels: labels, Modified: r.Modified, Line: r.Line, Snippet: r.Snippet}
 }

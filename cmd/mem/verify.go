@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mem-dev/mem"
@@ -33,9 +32,7 @@ func (c verifyCmd) Run(e *env) error {
 	}
 	reportSkip(e, v.Skipped)
 	if c.JSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
+		return printJSON(e, v)
 	}
 	fmt.Fprintf(e.stdout, "%d memories, %d claims: %d passed, %d unknown, %d failed, %d rejected\n",
 		v.Memories, v.Claims, v.Passed, v.Unknown, len(v.Failed), len(v.Rejected))
