@@ -47,7 +47,6 @@ type queryResult struct {
 	Results []mem.Hit `json:"results" jsonschema:"best first; empty when no memory is relevant enough"`
 }
 
-
 type slugArgs struct {
 	Slug string `json:"slug" jsonschema:"the memory's slug: its file name without .md, as memory_list and context_query show it"`
 }
