@@ -53,6 +53,11 @@ func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, err
 		Paths:    &verify.Prober{Repo: r.Place.WorkTree},
 		Progress: o.Progress,
 	})
+	if err == nil {
+		// Profile lines and CLAUDE.md/AGENTS.md rules against the memories:
+		// tensions go to review, never applied (profile_ops.go).
+		err = r.checkBoundaries(ctx, list, o, &res)
+	}
 	if err != nil || o.DryRun {
 		return res, err
 	}
@@ -102,6 +107,7 @@ type Review struct {
 	ID      string           `json:"id"`
 	A       string           `json:"a"`
 	B       string           `json:"b"`
+	Rule    string           `json:"rule,omitempty"` // the rule's text when A is a FILE:LINE
 	Reason  string           `json:"reason"`
 	Verdict *curator.Verdict `json:"verdict,omitempty"`
 	Status  string           `json:"status"` // pending | accepted | rejected
@@ -164,12 +170,16 @@ func (r *Repo) enqueue(ctx context.Context, items []curator.ReviewItem) error {
 	}
 	added := 0
 	for _, it := range items {
-		id := reviewID(it.A, it.B)
+		key := it.A
+		if it.Rule != "" {
+			key = it.Rule // a rule keeps its identity when its line moves
+		}
+		id := reviewID(key, it.B)
 		if known[id] {
 			continue
 		}
 		known[id] = true
-		queue = append(queue, Review{ID: id, A: it.A, B: it.B, Reason: it.Reason, Verdict: it.Verdict, Status: "pending", Queued: r.Now().UTC().Truncate(time.Second)})
+		queue = append(queue, Review{ID: id, A: it.A, B: it.B, Rule: it.Rule, Reason: it.Reason, Verdict: it.Verdict, Status: "pending", Queued: r.Now().UTC().Truncate(time.Second)})
 		added++
 	}
 	if added == 0 {
@@ -213,6 +223,17 @@ func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) 
 		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}}, gitstore.CommitInfo{
 			Action: "review-reject", Slug: id,
 			Subject:  fmt.Sprintf("mem: reject review %s (%s, %s)", id, it.A, it.B),
+			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: oneLine(it.Reason)}},
+		})
+		return res.Commit, err
+	}
+	if it.Rule != "" {
+		// A tension between a rule and a memory proposes no supersession:
+		// accepting it records that a person has seen and settled it.
+		it.Status = "accepted"
+		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}}, gitstore.CommitInfo{
+			Action: "review-accept", Slug: id,
+			Subject:  fmt.Sprintf("mem: acknowledge review %s (%s, %s)", id, it.A, it.B),
 			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: oneLine(it.Reason)}},
 		})
 		return res.Commit, err

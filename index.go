@@ -126,10 +126,14 @@ func (r *Repo) refresh() (*search.Index, error) {
 }
 
 // docsOf turns one file into index entries: a memory is one entry; a
-// MEMORY.md contributes the sections that hold facts of their own.
+// MEMORY.md contributes the sections that hold facts of their own; the
+// profile contributes none (every session gets it whole at its start).
 func docsOf(rel, abs, shown string, data []byte) ([]search.Doc, error) {
-	if path.Base(rel) == "MEMORY.md" {
+	if path.Base(rel) == MemoryIndexFile {
 		return indexSections(rel, shown, data), nil
+	}
+	if !isMemoryFile(rel) {
+		return nil, nil
 	}
 	m, err := mdparse.Parse(abs, data)
 	if err != nil {

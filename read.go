@@ -46,7 +46,7 @@ func (r *Repo) List() (entries []Entry, bad []error, err error) {
 		return nil, nil, err
 	}
 	for _, rel := range files {
-		if path.Base(rel) == "MEMORY.md" {
+		if !isMemoryFile(rel) {
 			continue
 		}
 		data, err := r.files.ReadFile(rel)
@@ -92,7 +92,7 @@ func (r *Repo) MemoryIndexes() ([]string, error) {
 	}
 	var out []string
 	for _, rel := range files {
-		if path.Base(rel) == "MEMORY.md" {
+		if path.Base(rel) == MemoryIndexFile {
 			out = append(out, r.abs(rel))
 		}
 	}
@@ -106,7 +106,8 @@ func (r *Repo) StagedStoreFiles(ctx context.Context) ([]gitstore.StagedFile, err
 }
 
 // Health is one line on the store's state for the start of a session: how
-// many memories, whether MEMORY.md loads whole, how many are unverified.
+// many memories, whether MEMORY.md loads whole, how many are unverified and
+// how many curation items wait for review.
 func (r *Repo) Health(ctx context.Context) (string, error) {
 	ix, err := r.Index(ctx)
 	if err != nil {
@@ -138,6 +139,17 @@ func (r *Repo) Health(ctx context.Context) (string, error) {
 	}
 	if unverified > 0 {
 		fmt.Fprintf(&b, " %d memories are labelled unverified: check them before relying on them.", unverified)
+	}
+	if queue, err := r.Reviews(); err == nil {
+		pending := 0
+		for _, q := range queue {
+			if q.Status == "pending" {
+				pending++
+			}
+		}
+		if pending > 0 {
+			fmt.Fprintf(&b, " %d curation items wait for a person's review (`mem review`).", pending)
+		}
 	}
 	return b.String(), nil
 }

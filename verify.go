@@ -112,7 +112,7 @@ func (r *Repo) memories(only []string) (map[string]*mdparse.Memory, map[string]s
 	mems, paths := map[string]*mdparse.Memory{}, map[string]string{}
 	for _, rel := range files {
 		slug := strings.TrimSuffix(path.Base(rel), ".md")
-		if path.Base(rel) == "MEMORY.md" || len(want) > 0 && !want[slug] {
+		if !isMemoryFile(rel) || len(want) > 0 && !want[slug] {
 			continue
 		}
 		data, err := r.files.ReadFile(rel)

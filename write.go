@@ -50,6 +50,11 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	}
 	slug := mdparse.Slugify(n.Name)
 	rel := slug + ".md"
+	if strings.EqualFold(rel, MemoryIndexFile) || strings.EqualFold(rel, ProfileFile) {
+		// On a case-insensitive file system this would overwrite the
+		// store's own index or profile.
+		return Written{Slug: slug}, fmt.Errorf("%w: %s is the store's own file", ErrExists, rel)
+	}
 	m := mdparse.New(mdparse.Fields{
 		Name:        n.Name,
 		Description: n.Description,
@@ -209,7 +214,7 @@ func (r *Repo) find(slug string) (string, error) {
 		return "", err
 	}
 	for _, f := range files {
-		if path.Base(f) == slug+".md" && path.Base(f) != "MEMORY.md" {
+		if path.Base(f) == slug+".md" && isMemoryFile(f) {
 			return f, nil
 		}
 	}

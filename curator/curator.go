@@ -61,6 +61,9 @@ type ReviewItem struct {
 	B       string   `json:"b"`
 	Reason  string   `json:"reason"`
 	Verdict *Verdict `json:"verdict,omitempty"`
+	// Rule is the text of a profile line or CLAUDE.md rule when A names
+	// one by FILE:LINE: what identifies the item when the line moves.
+	Rule string `json:"rule,omitempty"`
 }
 
 // DeadPath is a repository path a memory cites that does not exist.

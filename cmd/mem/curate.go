@@ -18,7 +18,7 @@ func (c curateCmd) Run(e *env) error {
 		return err
 	}
 	o := mem.CurateOptions{DryRun: c.DryRun}
-	if m := modelFor(e, c.NoModel, "supersession pass"); m != nil {
+	if m := modelFor(e, c.NoModel, "supersession pass and no check of memories against the profile and CLAUDE.md"); m != nil {
 		o.Model = m
 	}
 	o.Progress = newProgress(e.stderr, "curate").update
@@ -45,7 +45,7 @@ func (c curateCmd) Run(e *env) error {
 	for _, it := range res.Review {
 		fmt.Fprintf(e.stdout, "review     %s / %s: %s\n", it.A, it.B, it.Reason)
 	}
-	fmt.Fprintf(e.stdout, "%d duplicates, %d dead paths, %d applied, %d queued for review\n",
+	fmt.Fprintf(e.stdout, "%d duplicates, %d dead paths, %d applied, %d for review\n",
 		len(res.Duplicates), len(res.DeadPaths), len(res.Apply), len(res.Review))
 	return nil
 }

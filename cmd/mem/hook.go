@@ -14,7 +14,7 @@ type hookCmd struct {
 	Prompt   hookPromptCmd       `cmd:"" help:"UserPromptSubmit: inject relevant memories as additionalContext."`
 	Gate     gateCmd             `cmd:"" help:"Stop: block when files were edited and nothing was stored."`
 	PostTool hookPostToolCmd     `cmd:"" name:"post-tool" help:"PostToolUse on Edit|Write|MultiEdit: mark the index stale."`
-	Session  hookSessionStartCmd `cmd:"" name:"session-start" help:"SessionStart: one line of store health."`
+	Session  hookSessionStartCmd `cmd:"" name:"session-start" help:"SessionStart: the profile and one line of store health."`
 }
 
 type hookPromptCmd struct{}
@@ -53,8 +53,9 @@ func (gateCmd) Run(e *env) error {
 
 type hookSessionStartCmd struct{}
 
-// Run prints one line of store health as SessionStart context. Like every
-// hook it fails open: on an error of ours it prints nothing.
+// Run prints the profile and one line of store health as SessionStart
+// context. Like every hook it fails open: on an error of ours it prints
+// nothing (or the health line alone, when only the profile failed).
 func (hookSessionStartCmd) Run(e *env) error {
 	var in struct {
 		Cwd string `json:"cwd"`
@@ -69,6 +70,9 @@ func (hookSessionStartCmd) Run(e *env) error {
 	line, err := r.Health(e.ctx)
 	if err != nil {
 		return nil
+	}
+	if prof, err := r.ProfileContext(); err == nil && prof != "" {
+		line = prof + "\n\n" + line
 	}
 	e.stdout.Write(hooks.ContextJSON("SessionStart", line))
 	return nil

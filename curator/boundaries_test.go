@@ -1,0 +1,96 @@
+package curator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestRulesOf(t *testing.T) {
+	data := "# Project\r\n\r\nSome prose about deploys and reviews.\r\n- Run `make lint` before pushing\r\n" +
+		"* ok\r\n```\r\n- deploy from the fenced block\r\n```\r\n<!-- - hidden rule about deploys\r\n-->\r\n" +
+		"12. Squash commits before merging pull requests\r\n  - [ ] Review database migrations twice\r\n"
+	var got []string
+	for _, r := range RulesOf("CLAUDE.md", []byte(data)) {
+		got = append(got, r.Source+" "+r.Text)
+	}
+	want := []string{
+		"CLAUDE.md:4 Run `make lint` before pushing",
+		"CLAUDE.md:11 Squash commits before merging pull requests",
+		"CLAUDE.md:12 Review database migrations twice",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("RulesOf:\n got %q\nwant %q", got, want)
+	}
+}
+
+var (
+	tabs   = mem("go-code-uses-spaces", "rule", "Go code here is indented with spaces", "gofmt is off; indentation uses four spaces", []string{"go", "style"}, "x\n")
+	lint   = mem("skip-lint-on-hotfix", "procedure", "Skip lint when pushing a hotfix", "", []string{"release"}, "x\n")
+	deploy = mem("friday-deploys", "rule", "No production deploys on Fridays", "", nil, "x\n")
+	rules  = []Rule{
+		{Source: "PROFILE.md:8", Kind: "profile", Text: "Prefers tabs over spaces for indentation"},
+		{Source: "CLAUDE.md:4", Kind: "rule", Text: "Run `make lint` before pushing"},
+		{Source: "CLAUDE.md:5", Kind: "rule", Text: "Always answer in English"},
+	}
+)
+
+func TestBoundaryCandidates(t *testing.T) {
+	retired := mem("old-lint", "procedure", "Lint before pushing", "", nil, "x\n")
+	retired.M.SupersededBy = "skip-lint-on-hotfix"
+	mems := []Memory{deploy, lint, retired, tabs}
+	var got []string
+	for _, c := range BoundaryCandidates(rules, mems) {
+		got = append(got, rules[c.Rule].Source+" "+mems[c.Memory].Slug+" "+strings.Join(c.Shared, ","))
+	}
+	want := []string{
+		"PROFILE.md:8 go-code-uses-spaces indent,space",
+		"CLAUDE.md:4 skip-lint-on-hotfix lint,push",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("candidates:\n got %q\nwant %q", got, want)
+	}
+}
+
+// tensionAsker answers true for prompts that mention yes, false otherwise.
+type tensionAsker struct {
+	yes   string
+	calls int
+	err   error
+}
+
+func (a *tensionAsker) Ask(_ context.Context, prompt string, out any) error {
+	a.calls++
+	if a.err != nil {
+		return a.err
+	}
+	if !strings.Contains(prompt, `"tension": true|false`) {
+		return errors.New("not a tension prompt")
+	}
+	v := Tension{Tension: strings.Contains(prompt, a.yes), Reason: "they disagree"}
+	b, _ := json.Marshal(v)
+	return json.Unmarshal(b, out)
+}
+
+func TestCheckBoundaries(t *testing.T) {
+	mems := []Memory{deploy, lint, tabs}
+	if items, err := CheckBoundaries(context.Background(), rules, mems, nil); items != nil || err != nil {
+		t.Errorf("without a model: %v, %v", items, err)
+	}
+	a := &tensionAsker{yes: "go-code-uses-spaces"}
+	items, err := CheckBoundaries(context.Background(), rules, mems, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.calls != 2 || len(items) != 1 || items[0].A != "PROFILE.md:8" || items[0].B != "go-code-uses-spaces" ||
+		!strings.Contains(items[0].Reason, "profile line") || items[0].Verdict != nil {
+		t.Errorf("%d calls, items %+v", a.calls, items)
+	}
+	_, err = CheckBoundaries(context.Background(), rules, mems, &tensionAsker{err: errors.New("boom")})
+	if err == nil || !strings.Contains(err.Error(), "PROFILE.md:8 and go-code-uses-spaces") {
+		t.Errorf("model error: %v", err)
+	}
+}
