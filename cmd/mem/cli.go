@@ -40,8 +40,12 @@ type cli struct {
 	Enrich    enrichCmd    `cmd:"" help:"Write aliases: the words a person would type when they need a memory."`
 	Curate    curateCmd    `cmd:"" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
 	Review    reviewCmd    `cmd:"" help:"The curation review queue: list, accept, reject."`
+	Profile   profileCmd   `cmd:"" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`
 	Precommit precommitCmd `cmd:"" hidden:"" help:"The git pre-commit check."`
+
+	Transcripts transcriptsCmd `cmd:"" help:"The index of past Claude Code sessions: prompts, tool calls, shell commands, failures."`
+	Skills      skillsCmd      `cmd:"" help:"Inert skill drafts from procedures that recur across sessions; a person promotes or rejects them."`
 }
 
 // env is what every command gets: where it runs and where it writes.
