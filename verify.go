@@ -50,7 +50,7 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 	rep := verify.Run(ctx, p, o.Model, mems, o.Progress)
 	labels := verify.Labels(rep.Failed, p.Date())
 
-	out := Verified{Report: rep}
+	out := Verified{Report: rep, Labelled: []string{}, Cleared: []string{}}
 	var changes []gitstore.Change
 	slugs := make([]string, 0, len(mems))
 	for s := range mems {
