@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/fresh"
+	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -114,6 +115,8 @@ func (r *Repo) refresh() (*search.Index, error) {
 	for d := range dirs {
 		stamps = append(stamps, fresh.Of(r.abs(d), fresh.Dir))
 	}
+	pdocs, pstamps := r.personal(reuse, oldStamps)
+	docs, stamps = append(docs, pdocs...), append(stamps, pstamps...)
 	ix := search.Build(docs)
 	if err := os.MkdirAll(r.Place.CacheDir(), 0o755); err != nil {
 		return ix, fmt.Errorf("create cache dir: %w", err)
@@ -123,6 +126,66 @@ func (r *Repo) refresh() (*search.Index, error) {
 	}
 	fresh.Clear(r.Place.CacheDir())
 	return ix, nil
+}
+
+// personal indexes Claude Code's own auto-memory directory for this
+// repository, when there is one: a second, personal store, read only and
+// labelled "personal". Its directory is stamped even while it does not
+// exist, so the cache notices when Claude Code creates it.
+func (r *Repo) personal(reuse map[string][]search.Doc, oldStamps map[string]fresh.Stamp) ([]search.Doc, []fresh.Stamp) {
+	if r.Place.WorkTree == "" {
+		return nil, nil
+	}
+	dir, ok := locate.PersonalStore(r.Place.MainWorkTree())
+	stamps := []fresh.Stamp{fresh.Of(dir, fresh.Dir)}
+	if !ok || dir == r.Place.Store {
+		return nil, stamps
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, stamps
+	}
+	var docs []search.Doc
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || path.Ext(name) != ".md" || strings.HasPrefix(name, ".") {
+			continue
+		}
+		abs := filepath.Join(dir, name)
+		st := fresh.Of(abs, fresh.File)
+		stamps = append(stamps, st)
+		shown := shownPersonal(abs)
+		if prev, ok := oldStamps[abs]; ok && prev == st {
+			docs = append(docs, reuse[shown]...)
+			continue
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			r.logf("index %s: %v", abs, err)
+			continue
+		}
+		d, err := docsOf(name, abs, shown, data)
+		if err != nil {
+			r.logf("index: %v", err)
+			continue
+		}
+		for i := range d {
+			d[i].Store = "personal"
+		}
+		docs = append(docs, d...)
+	}
+	return docs, stamps
+}
+
+// shownPersonal writes a path under the home directory as ~/…, the way a
+// person reads it.
+func shownPersonal(abs string) string {
+	if home, err := os.UserHomeDir(); err == nil {
+		if rel, err := filepath.Rel(home, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(abs)
 }
 
 // docsOf turns one file into index entries: a memory is one entry; a

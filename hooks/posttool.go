@@ -41,7 +41,8 @@ func PostTool(in io.Reader) {
 	if err != nil {
 		return
 	}
-	if !within(place.Store, file) {
+	personal, _ := locate.PersonalStore(place.MainWorkTree())
+	if !within(place.Store, file) && !within(personal, file) {
 		return
 	}
 	if err := fresh.Mark(place.CacheDir()); err != nil {

@@ -140,6 +140,15 @@ func commonDir(gitDir string) string {
 	return filepath.Clean(cd)
 }
 
+// MainWorkTree is the work tree of the repository's main checkout, which
+// names Claude Code's per-repository directories for every worktree.
+func (p Place) MainWorkTree() string {
+	if filepath.Base(p.CommonDir) == ".git" {
+		return filepath.Dir(p.CommonDir)
+	}
+	return p.WorkTree
+}
+
 // PersonalStore returns Claude Code's auto-memory directory for a work tree
 // (~/.claude/projects/<encoded work tree>/memory, CLAUDE_CONFIG_DIR moves
 // ~/.claude), and whether it exists.
