@@ -16,7 +16,8 @@ import (
 
 // Index returns the search index, refreshing the cache first when any
 // memory file changed since it was built. Only changed files are parsed
-// again; a missing or corrupt cache is rebuilt silently.
+// again; a missing or corrupt cache is rebuilt silently. The caller closes
+// the index.
 func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 	if ix, ok := r.cached(true); ok {
 		return ix, nil
@@ -40,13 +41,15 @@ func (r *Repo) Rebuild(ctx context.Context) (*search.Index, error) {
 	return r.refresh()
 }
 
-// cached opens the cache and reports whether it is fresh.
+// cached opens the cache when it is fresh. The caller closes the index
+// (it maps the file; the MCP server lives long enough for that to matter).
 func (r *Repo) cached(full bool) (*search.Index, bool) {
 	ix, err := search.Open(r.Place.IndexPath())
 	if err != nil {
 		return nil, false
 	}
 	if full && ix.Verify() != nil {
+		ix.Close()
 		return nil, false
 	}
 	switch fresh.Check(ix.Stamps(), r.Place.CacheDir(), r.Now(), full) {
@@ -56,7 +59,8 @@ func (r *Repo) cached(full bool) (*search.Index, bool) {
 		fresh.Clear(r.Place.CacheDir())
 		return ix, true
 	}
-	return ix, false
+	ix.Close()
+	return nil, false
 }
 
 // refreshLocked refreshes the cache after a write, under the caller's lock.
@@ -74,6 +78,7 @@ func (r *Repo) refresh() (*search.Index, error) {
 	reuse := map[string][]search.Doc{}
 	oldStamps := map[string]fresh.Stamp{}
 	if old != nil {
+		defer old.Close() // docs and stamps are decoded into copies
 		for _, d := range old.Docs() {
 			reuse[d.Path] = append(reuse[d.Path], d)
 		}
@@ -246,6 +251,9 @@ func appendLog(dir, line string) {
 
 // IndexFresh reports whether the search cache exists and reflects every file.
 func (r *Repo) IndexFresh() bool {
-	_, ok := r.cached(true)
+	ix, ok := r.cached(true)
+	if ok {
+		ix.Close()
+	}
 	return ok
 }

@@ -27,6 +27,7 @@ func (r *Repo) Capture(ctx context.Context, a capture.Asker, transcriptPath stri
 	if err != nil {
 		return Captured{}, err
 	}
+	defer ix.Close()
 	held := func(query string) (string, float64) {
 		res := ix.Search(search.ParseQuery(query, ""), search.Options{Limit: 1, All: true, Now: r.Now()})
 		if len(res) == 0 {

@@ -113,6 +113,7 @@ func (r *Repo) Health(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer ix.Close()
 	memories, unverified := 0, 0
 	for _, d := range ix.Docs() {
 		if d.Line == 0 {

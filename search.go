@@ -15,6 +15,7 @@ func (r *Repo) Search(ctx context.Context, prompt, previous string, opt search.O
 	if err != nil {
 		return nil, search.Query{}, err
 	}
+	defer ix.Close() // results hold copies, not views of the mapped file
 	q := search.ParseQuery(prompt, previous)
 	if opt.Now.IsZero() {
 		opt.Now = r.Now()

@@ -120,6 +120,9 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 		}
 		return nil, fmt.Errorf("refresh index: %w", rerr)
 	}
+	if ix != nil {
+		ix.Close()
+	}
 	return search.Open(path)
 }
 

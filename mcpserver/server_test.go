@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -556,5 +557,31 @@ func TestGuardRecovers(t *testing.T) {
 	}
 	if _, err := h(t.Context(), "tools/list", &mcp.ListToolsRequest{}); err == nil {
 		t.Error("a panic in tools/list was not an error")
+	}
+}
+
+// TestLongSessionKeepsNoMappings: the server lives as long as the agent's
+// session, so every query must release the index file it mapped.
+func TestLongSessionKeepsNoMappings(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/maps")
+	}
+	cs, _ := connect(t)
+	ok[written](t, cs, "memory_store", vat)
+	mapped := func() int {
+		b, err := os.ReadFile("/proc/self/maps")
+		if err != nil {
+			t.Skip(err)
+		}
+		return strings.Count(string(b), ".bin")
+	}
+	ok[queryResult](t, cs, "context_query", map[string]any{"query": "spanish vat rounding"})
+	before := mapped()
+	for i := range 50 {
+		ok[queryResult](t, cs, "context_query", map[string]any{"query": "spanish vat rounding"})
+		ok[written](t, cs, "memory_store", map[string]any{"content": fmt.Sprintf("note %d", i)})
+	}
+	if after := mapped(); after > before {
+		t.Errorf("index mappings grew from %d to %d over 50 queries and stores", before, after)
 	}
 }

@@ -40,6 +40,7 @@ func (c evalCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	defer ix.Close()
 	rep := eval.Run(ix, cases, now, 3)
 	if c.JSON {
 		return printJSON(e, rep)

@@ -31,8 +31,11 @@ func refreshInProcess(place locate.Place) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.Index(context.Background())
-	return err
+	ix, err := r.Index(context.Background())
+	if err != nil {
+		return err
+	}
+	return ix.Close()
 }
 
 type hookPostToolCmd struct{}

@@ -20,6 +20,7 @@ func (c indexCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	defer idx.Close()
 	if !c.Quiet {
 		fmt.Fprintf(e.stdout, "indexed %d entries into %s\n", idx.Len(), e.shown(r.Place.IndexPath()))
 	}
