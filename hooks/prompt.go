@@ -1,15 +1,16 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"github.com/mem-dev/mem/internal/rawfile"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/locate"
@@ -208,44 +209,71 @@ func Age(t, now time.Time) string {
 }
 
 // ContextJSON is a hook's stdout that adds context for an event.
+//
+// It is written by hand, like the decision log: encoding/json's reflection
+// is cold code that every prompt would page in.
 func ContextJSON(event, context string) []byte {
-	var out struct {
-		HookSpecificOutput struct {
-			HookEventName     string `json:"hookEventName"`
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
+	b := []byte(`{"hookSpecificOutput":{"hookEventName":`)
+	b = appendJSONString(b, event)
+	b = append(b, `,"additionalContext":`...)
+	b = appendJSONString(b, context)
+	return append(b, "}}\n"...)
+}
+
+// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
+// as encoding/json does; < and > stay as they are (the agent reads <slug>).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r < 0x20 || r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
 	}
-	out.HookSpecificOutput.HookEventName = event
-	out.HookSpecificOutput.AdditionalContext = context
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the agent reads <slug>, not \u003cslug\u003e
-	enc.Encode(out)
-	return b.Bytes()
+	return append(b, '"')
 }
 
-// decision is one line of injections.jsonl: what the hook saw and did, so
-// a person can review what was injected and what was kept quiet.
-type decision struct {
-	Time     time.Time `json:"time"`
-	Session  string    `json:"session,omitempty"`
-	Query    string    `json:"query"`
-	Injected bool      `json:"injected"`
-	Results  []scored  `json:"results,omitempty"`
-}
-
-type scored struct {
-	Slug  string  `json:"slug"`
-	Score float64 `json:"score"`
-}
-
+// logDecision appends one line to injections.jsonl: what the hook saw and
+// did (time, session, cleaned query, injected or not, results and scores),
+// so a person can review what was injected and what was kept quiet.
 func logDecision(cacheDir string, now time.Time, session string, q search.Query, results []search.Result) {
-	d := decision{Time: now.UTC(), Session: session, Query: q.String(), Injected: len(results) > 0}
-	for _, r := range results {
-		d.Results = append(d.Results, scored{r.Slug, r.Score})
+	b := []byte(`{"time":`)
+	b = appendJSONString(b, now.UTC().Format(time.RFC3339Nano))
+	if session != "" {
+		b = append(b, `,"session":`...)
+		b = appendJSONString(b, session)
 	}
-	line, _ := json.Marshal(d)
-	appendLine(filepath.Join(cacheDir, "injections.jsonl"), string(line))
+	b = append(b, `,"query":`...)
+	b = appendJSONString(b, q.String())
+	b = append(b, `,"injected":`...)
+	b = strconv.AppendBool(b, len(results) > 0)
+	if len(results) > 0 {
+		b = append(b, `,"results":[`...)
+		for i, r := range results {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"slug":`...)
+			b = appendJSONString(b, r.Slug)
+			b = append(b, `,"score":`...)
+			b = strconv.AppendFloat(b, r.Score, 'g', -1, 64)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '}')
+	appendLine(filepath.Join(cacheDir, "injections.jsonl"), string(b))
 }
 
 // logHookError appends one line to the hook log; hooks fail open, so this

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -185,4 +186,41 @@ func quote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// TestContextJSONIsJSON: the hand-written encoder agrees with encoding/json
+// on what Claude Code reads back.
+func TestContextJSONIsJSON(t *testing.T) {
+	for _, text := range []string{
+		"plain", "quotes \" and \\ backslashes", "lines\nand\ttabs\r", "<slug> & html",
+		"control \x01\x1f", "invalid \xff utf-8", "line sep \u2028 para \u2029", "émoji 🦀",
+	} {
+		var got struct {
+			H struct {
+				Event   string `json:"hookEventName"`
+				Context string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		out := ContextJSON("UserPromptSubmit", text)
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%q: %v\n%s", text, err, out)
+		}
+		want := strings.ToValidUTF8(text, "\uFFFD")
+		if got.H.Context != want {
+			t.Errorf("round trip of %q = %q", text, got.H.Context)
+		}
+	}
+}
+
+func FuzzContextJSON(f *testing.F) {
+	f.Add("a \"quoted\" <b>\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		var v map[string]map[string]string
+		if err := json.Unmarshal(ContextJSON("E", s), &v); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if got := v["hookSpecificOutput"]["additionalContext"]; got != strings.ToValidUTF8(s, "\uFFFD") {
+			t.Fatalf("%q became %q", s, got)
+		}
+	})
 }
