@@ -67,12 +67,17 @@ func ParseQuery(prompt, previous string) Query {
 	if len(q.terms) == 0 {
 		return q // no topic of its own: the previous turn may not create one
 	}
+	own := len(q.terms)
 	eachSegment(tail(previous, maxPreviousBytes), func(text string, code bool) {
 		w := weightPrevious
 		if code {
 			w *= weightCode
 		}
-		tokenize(text, func(t token) { add(t, w, false) })
+		tokenize(text, func(t token) {
+			if len(q.terms)-own < maxPreviousTerms {
+				add(t, w, false)
+			}
+		})
 	})
 	return q
 }
@@ -81,7 +86,12 @@ func ParseQuery(prompt, previous string) Query {
 // where a turn says what it did and what comes next. Ranking keeps only its
 // rarest terms anyway, and tokenizing a long turn costs real time on every
 // prompt.
-const maxPreviousBytes = 2048
+const maxPreviousBytes = 1024
+
+// maxPreviousTerms caps the distinct terms a previous turn may add: each is
+// a dictionary lookup and a posting list on the prompt path, and ranking
+// keeps only the rarest few.
+const maxPreviousTerms = 32
 
 // tail returns about the last n bytes of s, starting at a word boundary.
 func tail(s string, n int) string {
