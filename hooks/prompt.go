@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/mem-dev/mem/internal/rawfile"
 	"io"
@@ -124,7 +125,12 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 	if ix != nil {
 		ix.Close()
 	}
-	return search.Open(path)
+	ix, err = search.Open(path)
+	if errors.Is(err, search.ErrVersion) {
+		// The refresher wrote a format this binary does not read.
+		return nil, errors.New("mem and mem-hook write different index formats: install both from the same version")
+	}
+	return ix, err
 }
 
 // Render formats results as the text injected into the agent's context:
