@@ -97,7 +97,9 @@ func hasPrefix(w []byte, p string) bool {
 }
 
 func hasSuffix(w []byte, s string) bool {
-	return len(w) >= len(s) && string(w[len(w)-len(s):]) == s
+	// Comparing the last byte first rejects most rules without a call.
+	n := len(s)
+	return len(w) >= n && (n == 0 || w[len(w)-1] == s[n-1]) && string(w[len(w)-n:]) == s
 }
 
 // regions computes R1 and R2 as start offsets (len(w) when empty).
