@@ -33,6 +33,8 @@ load
 echo "hyperfine $(hyperfine --version | cut -d' ' -f2), sqlite3 $(sqlite3 --version | cut -d' ' -f1), $("$PY" --version) at $PY"
 echo "transcript_path: ${TRANSCRIPT:-(none)}"
 build_bins
+ALTERNATE=$TMP/alternate
+(cd "$ROOT" && go build -o "$ALTERNATE" ./bench/alternate)
 
 # The prompts: one that finds something, one conversational turn that must
 # stay silent, and one long multi-clause prompt with a URL, a pasted log,
@@ -141,6 +143,14 @@ for N in $SIZES; do
   echo "freshness: injections.jsonl $inj_before -> $inj_after lines (+$((inj_after - inj_before)), expected +$runs_hook)"
   echo "freshness: hook.log $log_before -> $log_after lines$([ "$log_after" != "$log_before" ] && echo ": $(tail -n 1 "$CACHE/hook.log")")"
   [ "$files_before" = "$files_after" ] || echo "freshness: cache dir changed: [$files_before] -> [$files_after]"
+
+  # The same contenders again, in strict alternation and without a shell, so
+  # drift on a shared machine cannot favour one of them (see bench/alternate).
+  for p in $PROMPTS; do
+    echo "interleaved, $N memories, $p prompt:"
+    "$ALTERNATE" -rounds "$RUNS" "hello=$J/$p.json=$HELLO" "hook=$J/$p.json=$HOOK prompt" \
+      "sqlite3=$J/$p.sql=sqlite3 $DB" | tee -a "$OUT/hook-$N.interleaved"
+  done
 
   # Peak RSS, whole process, five runs of each prompt.
   declare -A rss=()
