@@ -103,6 +103,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "mem: error: %v\n", err)
 		return 2
 	}
+	if len(args) == 0 {
+		args = []string{"--help"} // a bare `mem` shows what it can do
+	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "mem: error: %v\n", err)
