@@ -88,7 +88,7 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 	}
 	if hin.TranscriptPath != "" {
 		if prev, err := transcript.LastAssistantText(hin.TranscriptPath); err == nil {
-			q = search.ParseQuery(hin.Prompt, prev)
+			q = q.Refine(prev)
 		}
 	}
 	results := ix.Search(q, search.Options{Limit: MaxInjected, Now: now})

@@ -39,18 +39,13 @@ const (
 // turn only refines: its terms are used when the prompt has a topic of its
 // own, and are given less weight.
 func ParseQuery(prompt, previous string) Query {
+	return parsePrompt(prompt).Refine(previous)
+}
+
+// parsePrompt builds the prompt's own terms.
+func parsePrompt(prompt string) Query {
 	var q Query
 	acc := map[string]int{}
-	add := func(t token, w float64, fromPrompt bool) {
-		if i, ok := acc[t.term]; ok {
-			qt := &q.terms[i]
-			qt.weight = max(qt.weight, w)
-			qt.prompt = qt.prompt || fromPrompt
-			return
-		}
-		acc[t.term] = len(q.terms)
-		q.terms = append(q.terms, qterm{term: t.term, weight: w, prompt: fromPrompt, entity: t.entity})
-	}
 	var clean strings.Builder
 	eachSegment(prompt, func(text string, code bool) {
 		w := weightProse
@@ -61,25 +56,51 @@ func ParseQuery(prompt, previous string) Query {
 			clean.WriteByte(' ')
 		}
 		clean.WriteString(strings.Join(strings.Fields(text), " "))
-		tokenize(text, func(t token) { add(t, w, true) })
+		tokenize(text, func(t token) {
+			if i, ok := acc[t.term]; ok {
+				q.terms[i].weight = max(q.terms[i].weight, w)
+				return
+			}
+			acc[t.term] = len(q.terms)
+			q.terms = append(q.terms, qterm{term: t.term, weight: w, prompt: true, entity: t.entity})
+		})
 	})
 	q.text = clean.String()
-	if len(q.terms) == 0 {
-		return q // no topic of its own: the previous turn may not create one
+	return q
+}
+
+// Refine returns q with the terms of the previous assistant turn added at a
+// lower weight. A query with no topic of its own stays empty: the previous
+// turn may refine a topic, never create one. The hook parses the prompt
+// first and reads the transcript only when there is a topic to refine.
+func (q Query) Refine(previous string) Query {
+	if q.Empty() || previous == "" {
+		return q
 	}
-	own := len(q.terms)
+	out := Query{text: q.text, terms: slices.Clone(q.terms)}
+	acc := make(map[string]int, len(out.terms))
+	for i, t := range out.terms {
+		acc[t.term] = i
+	}
+	own := len(out.terms)
 	eachSegment(tail(previous, maxPreviousBytes), func(text string, code bool) {
 		w := weightPrevious
 		if code {
 			w *= weightCode
 		}
 		tokenize(text, func(t token) {
-			if len(q.terms)-own < maxPreviousTerms {
-				add(t, w, false)
+			if len(out.terms)-own >= maxPreviousTerms {
+				return
 			}
+			if i, ok := acc[t.term]; ok {
+				out.terms[i].weight = max(out.terms[i].weight, w)
+				return
+			}
+			acc[t.term] = len(out.terms)
+			out.terms = append(out.terms, qterm{term: t.term, weight: w, entity: t.entity})
 		})
 	})
-	return q
+	return out
 }
 
 // maxPreviousBytes is how much of the previous turn a query reads: its end,
