@@ -218,25 +218,22 @@ func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) 
 	if it.Status != "pending" {
 		return "", fmt.Errorf("review item %s is already %s", id, it.Status)
 	}
-	if !accept {
-		it.Status = "rejected"
+	// Rejecting, or accepting a tension between a rule and a memory (which
+	// proposes no supersession), only records the decision.
+	record := func(status, action, verb string) (string, error) {
+		it.Status = status
 		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}}, gitstore.CommitInfo{
-			Action: "review-reject", Slug: id,
-			Subject:  fmt.Sprintf("mem: reject review %s (%s, %s)", id, it.A, it.B),
+			Action: action, Slug: id,
+			Subject:  fmt.Sprintf("mem: %s review %s (%s, %s)", verb, id, it.A, it.B),
 			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: oneLine(it.Reason)}},
 		})
 		return res.Commit, err
 	}
+	if !accept {
+		return record("rejected", "review-reject", "reject")
+	}
 	if it.Rule != "" {
-		// A tension between a rule and a memory proposes no supersession:
-		// accepting it records that a person has seen and settled it.
-		it.Status = "accepted"
-		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}}, gitstore.CommitInfo{
-			Action: "review-accept", Slug: id,
-			Subject:  fmt.Sprintf("mem: acknowledge review %s (%s, %s)", id, it.A, it.B),
-			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: oneLine(it.Reason)}},
-		})
-		return res.Commit, err
+		return record("accepted", "review-accept", "acknowledge")
 	}
 	if keep == "" && it.Verdict != nil {
 		keep = it.Verdict.Keep

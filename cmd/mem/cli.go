@@ -151,5 +151,3 @@ func printJSON(e *env, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
-
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path"
 
 	"github.com/mem-dev/mem"
@@ -61,7 +62,7 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 		return append(ps, install.Problem{Check: "store", Message: err.Error()})
 	}
 	for _, f := range files {
-		data, err := readFile(f)
+		data, err := os.ReadFile(f)
 		if err != nil {
 			ps = append(ps, install.Problem{Check: "budget", Message: err.Error()})
 			continue
