@@ -78,11 +78,12 @@ func New(r *mem.Repo, version string) *mcp.Server {
 // and return nil. in is closed at the end when it is an io.Closer; out is
 // never closed.
 func Serve(ctx context.Context, r *mem.Repo, version string, in io.Reader, out io.Writer) error {
-	rc, ok := in.(io.ReadCloser)
-	if !ok {
-		rc = io.NopCloser(in)
+	d := &drain{ctx: ctx, in: in, out: out}
+	var rc io.ReadCloser = io.NopCloser(d)
+	if c, ok := in.(io.Closer); ok {
+		rc = readCloser{d, c}
 	}
-	err := New(r, version).Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopCloser{out}})
+	err := New(r, version).Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopCloser{d}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
@@ -90,6 +91,11 @@ func Serve(ctx context.Context, r *mem.Repo, version string, in io.Reader, out i
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 type nopCloser struct{ io.Writer }

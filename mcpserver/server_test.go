@@ -585,3 +585,27 @@ func TestLongSessionKeepsNoMappings(t *testing.T) {
 		t.Errorf("index mappings grew from %d to %d over 50 queries and stores", before, after)
 	}
 }
+
+// TestServeAnswersBatch: a client that writes its requests and closes its
+// end gets every answer before Serve returns, even for a slow tool call.
+func TestServeAnswersBatch(t *testing.T) {
+	r, err := mem.Open(newRepo(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"Round VAT per line."}}}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	if err := Serve(t.Context(), r, "test", strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{`"id":1`, `"id":2`, `"id":3`} {
+		if !strings.Contains(out.String(), id) {
+			t.Errorf("no answer with %s before Serve returned:\n%s", id, out.String())
+		}
+	}
+}
