@@ -100,6 +100,12 @@
 // range precision is bought one for one with hits; field weights, k1, b and
 // the normalisation constants (each ±1 prompt, noise). Earlier: RM3 feedback
 // hurt, min-should-match and multi-term boosts were neutral or harmful.
+// Later (TestTuneAll judges the dev battery and an unseen store together):
+// a heavier previous turn when the prompt points back at it ("hook that
+// up"; weight 0.3–0.7: rank@2 unchanged, precision 0.54 → 0.47–0.52, since
+// the previous turn's terms also raise the best possible score); a class
+// prior from the prompt's form ("how do i" → procedure, "go ahead" → rule,
+// ×1.1–1.5: rank@2 0.74 → 0.76–0.78, hit@2 ±1 prompt, score −1 to −4).
 //
 // # Cache format
 //
