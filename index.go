@@ -72,57 +72,39 @@ func (r *Repo) refreshLocked() {
 	}
 }
 
-// refresh brings the cache up to date; the caller holds the lock.
+// refresh brings the cache up to date; the caller holds the lock. Only
+// the files whose stamps changed are parsed, and the old cache's postings
+// are carried over for the rest (search.Update); a missing or damaged cache
+// is rebuilt from every file.
 func (r *Repo) refresh() (*search.Index, error) {
 	old, _ := search.Open(r.Place.IndexPath())
-	reuse := map[string][]search.Doc{}
 	oldStamps := map[string]fresh.Stamp{}
 	if old != nil {
-		defer old.Close() // docs and stamps are decoded into copies
-		for _, d := range old.Docs() {
-			reuse[d.Path] = append(reuse[d.Path], d)
-		}
+		defer old.Close()
 		for _, s := range old.Sources() {
 			oldStamps[s.Path] = s
 		}
 	}
-	files, err := r.files.Walk()
+	files, stamps, err := r.sourceFiles()
 	if err != nil {
 		return nil, err
 	}
-	var docs []search.Doc
-	var stamps []fresh.Stamp
-	dirs := map[string]bool{".": true}
-	for _, rel := range files {
-		for d := path.Dir(rel); !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
+	var ix *search.Index
+	if old != nil {
+		unchanged := map[string]bool{}
+		var changed []sourceFile
+		for _, f := range files {
+			if prev, ok := oldStamps[f.abs]; ok && prev == f.stamp {
+				unchanged[f.shown] = true
+			} else {
+				changed = append(changed, f)
+			}
 		}
-		abs := r.abs(rel)
-		st := fresh.Of(abs, fresh.File)
-		stamps = append(stamps, st)
-		shown := r.Place.Rel(abs)
-		if prev, ok := oldStamps[abs]; ok && prev == st {
-			docs = append(docs, reuse[shown]...)
-			continue
-		}
-		data, err := r.files.ReadFile(rel)
-		if err != nil {
-			r.logf("index %s: %v", rel, err)
-			continue
-		}
-		d, err := docsOf(rel, abs, shown, data)
-		if err != nil {
-			r.logf("index: %v", err)
-			continue
-		}
-		docs = append(docs, d...)
+		ix, _ = search.Update(old, func(path string) bool { return unchanged[path] }, r.parse(changed))
 	}
-	for d := range dirs {
-		stamps = append(stamps, fresh.Of(r.abs(d), fresh.Dir))
+	if ix == nil {
+		ix = search.Build(r.parse(files))
 	}
-	pdocs, pstamps := r.personal(reuse, oldStamps)
-	docs, stamps = append(docs, pdocs...), append(stamps, pstamps...)
-	ix := search.Build(docs)
 	if err := os.MkdirAll(r.Place.CacheDir(), 0o755); err != nil {
 		return ix, fmt.Errorf("create cache dir: %w", err)
 	}
@@ -133,11 +115,46 @@ func (r *Repo) refresh() (*search.Index, error) {
 	return ix, nil
 }
 
-// personal indexes Claude Code's own auto-memory directory for this
+// sourceFile is a file the index reads: a store file, or a memory in
+// Claude Code's own auto-memory directory.
+type sourceFile struct {
+	rel, abs, shown string
+	stamp           fresh.Stamp
+	personal        bool
+}
+
+// sourceFiles lists the files the index reads, and the stamps of those
+// files and of their directories, which the cache keeps for its freshness
+// checks.
+func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
+	rels, err := r.files.Walk()
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []sourceFile
+	var stamps []fresh.Stamp
+	dirs := map[string]bool{".": true}
+	for _, rel := range rels {
+		for d := path.Dir(rel); !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+		abs := r.abs(rel)
+		f := sourceFile{rel: rel, abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File)}
+		files = append(files, f)
+		stamps = append(stamps, f.stamp)
+	}
+	for d := range dirs {
+		stamps = append(stamps, fresh.Of(r.abs(d), fresh.Dir))
+	}
+	pfiles, pstamps := r.personal()
+	return append(files, pfiles...), append(stamps, pstamps...), nil
+}
+
+// personal lists Claude Code's own auto-memory directory for this
 // repository, when there is one: a second, personal store, read only and
 // labelled "personal". Its directory is stamped even while it does not
 // exist, so the cache notices when Claude Code creates it.
-func (r *Repo) personal(reuse map[string][]search.Doc, oldStamps map[string]fresh.Stamp) ([]search.Doc, []fresh.Stamp) {
+func (r *Repo) personal() ([]sourceFile, []fresh.Stamp) {
 	if r.Place.WorkTree == "" {
 		return nil, nil
 	}
@@ -150,36 +167,49 @@ func (r *Repo) personal(reuse map[string][]search.Doc, oldStamps map[string]fres
 	if err != nil {
 		return nil, stamps
 	}
-	var docs []search.Doc
+	var files []sourceFile
 	for _, e := range entries {
 		name := e.Name()
 		if !e.Type().IsRegular() || path.Ext(name) != ".md" || strings.HasPrefix(name, ".") {
 			continue
 		}
 		abs := filepath.Join(dir, name)
-		st := fresh.Of(abs, fresh.File)
-		stamps = append(stamps, st)
-		shown := shownPersonal(abs)
-		if prev, ok := oldStamps[abs]; ok && prev == st {
-			docs = append(docs, reuse[shown]...)
-			continue
+		f := sourceFile{rel: name, abs: abs, shown: shownPersonal(abs), stamp: fresh.Of(abs, fresh.File), personal: true}
+		files = append(files, f)
+		stamps = append(stamps, f.stamp)
+	}
+	return files, stamps
+}
+
+// parse reads files into index entries, logging and skipping any it cannot
+// read or parse.
+func (r *Repo) parse(files []sourceFile) []search.Doc {
+	var docs []search.Doc
+	for _, f := range files {
+		var data []byte
+		var err error
+		if f.personal {
+			data, err = os.ReadFile(f.abs)
+		} else {
+			data, err = r.files.ReadFile(f.rel)
 		}
-		data, err := os.ReadFile(abs)
 		if err != nil {
-			r.logf("index %s: %v", abs, err)
+			r.logf("index %s: %v", f.shown, err)
 			continue
 		}
-		d, err := docsOf(name, abs, shown, data)
+		d, err := docsOf(f.rel, f.abs, f.shown, data)
 		if err != nil {
 			r.logf("index: %v", err)
 			continue
 		}
-		for i := range d {
-			d[i].Store = "personal"
+		if f.personal {
+			for i := range d {
+				d[i].Store = "personal"
+			}
 		}
 		docs = append(docs, d...)
 	}
-	return docs, stamps
+	return docs
 }
 
 // shownPersonal writes a path under the home directory as ~/…, the way a

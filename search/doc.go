@@ -143,4 +143,11 @@
 // for the terms and the hits it touches. A mismatch found then is reported by
 // Index.Err. Any format change bumps the version; Open returns ErrVersion and
 // the caller rebuilds.
+//
+// A refresh after a few files changed does not rebuild: Update carries the
+// unchanged documents' postings, norms and records over from the old cache
+// and tokenizes only the changed files, and its result is byte for byte
+// what Build would write. At 10,000 memories with one file touched, `mem
+// index` went from 645 ms to 249 ms (hyperfine, 15 runs); what remains is
+// mostly stat-ing every file to find the changed one and writing 10 MB.
 package search

@@ -75,6 +75,22 @@ func Build(docs []Doc) *Index {
 	return ix
 }
 
+// Update returns an index of the documents of ix whose path keep accepts,
+// followed by added. The kept documents are carried over as they are, not
+// tokenized again: refreshing a large store after one file changed costs a
+// pass over the postings, not a rebuild. ErrCorrupt means ix is damaged:
+// Build from the files instead.
+func Update(ix *Index, keep func(path string) bool, added []Doc) (*Index, error) {
+	b := newBuilder(ix.nDocs + len(added))
+	if err := b.adopt(ix, keep); err != nil {
+		return nil, err
+	}
+	for i := range added {
+		b.add(&added[i])
+	}
+	return load(b.encode(nil))
+}
+
 // Len returns the number of documents.
 func (ix *Index) Len() int { return ix.nDocs }
 
@@ -103,85 +119,168 @@ type postingBuilder struct {
 	tfs  []byte // numFields bytes a posting
 }
 
-// encode lays out docs (and sources) in the cache format.
-func encode(docs []Doc, sources []Source) []byte {
-	terms := make(map[string]*postingBuilder, len(docs)*8)
-	norms := make([]byte, len(docs)*normSize)
-	var lenSum [numFields]float64
-	local := make(map[string]*[numFields]byte, 64)
-	cache := make(map[string]string, 1024)
-	var counts [numFields]int
-	for id := range docs {
-		d := &docs[id]
-		clear(local)
-		counts = [numFields]int{}
-		add := func(f int, text string) {
-			tokenizeCached(text, cache, func(t token) {
-				counts[f]++
-				c := local[t.term]
-				if c == nil {
-					c = new([numFields]byte)
-					local[t.term] = c
-				}
-				if c[f] < 255 {
-					c[f]++
-				}
-			})
-		}
-		add(fieldName, d.Name)
-		add(fieldDesc, d.Description)
-		for _, a := range d.Aliases {
-			add(fieldAliases, a)
-		}
-		for _, t := range d.Tags {
-			add(fieldTags, t)
-		}
-		add(fieldBody, d.Body)
-		for term, c := range local {
-			pb := terms[term]
-			if pb == nil {
-				pb = &postingBuilder{}
-				terms[term] = pb
-			}
-			pb.docs = append(pb.docs, uint32(id))
-			pb.tfs = append(pb.tfs, c[:]...)
-		}
-		n := norms[id*normSize:]
-		for f := range numFields {
-			l := min(counts[f], math.MaxUint16)
-			binary.LittleEndian.PutUint16(n[2*f:], uint16(l))
-			lenSum[f] += float64(counts[f])
-		}
-		imp := d.Importance
-		if imp <= 0 || imp > 10 {
-			imp = 5
-		}
-		n[10] = byte(imp)
-		n[11] = classCode(d.Class)
-		if d.SupersededBy != "" {
-			n[12] |= flagSuperseded
-		}
-		days := int64(0)
-		if !d.Modified.IsZero() {
-			days = d.Modified.Unix() / 86400
-		}
-		binary.LittleEndian.PutUint32(n[14:], uint32(max(0, min(days, math.MaxUint32))))
-	}
+// builder lays documents out in the cache format: postings per term, a
+// norms record and a document record per document, in id order.
+type builder struct {
+	terms  map[string]*postingBuilder
+	norms  []byte
+	lenSum [numFields]float64
+	table  []byte // docEntrySize bytes a document
+	recs   []byte
+	n      int
+	local  map[string]*[numFields]byte // the document being added: term → frequency per field
+	cache  map[string]string           // word → term, shared across documents
+}
 
-	sorted := make([]string, 0, len(terms))
-	for t := range terms {
+func newBuilder(docs int) *builder {
+	return &builder{
+		terms: make(map[string]*postingBuilder, docs*8),
+		norms: make([]byte, 0, docs*normSize),
+		table: make([]byte, 0, docs*docEntrySize),
+		local: make(map[string]*[numFields]byte, 64),
+		cache: make(map[string]string, 1024),
+	}
+}
+
+func (b *builder) posting(term string) *postingBuilder {
+	pb := b.terms[term]
+	if pb == nil {
+		pb = &postingBuilder{}
+		b.terms[term] = pb
+	}
+	return pb
+}
+
+// appendRecord adds a document's record to the docs section.
+func (b *builder) appendRecord(rec []byte) {
+	b.table = binary.LittleEndian.AppendUint32(b.table, uint32(len(b.recs)))
+	b.table = binary.LittleEndian.AppendUint32(b.table, uint32(len(rec)))
+	b.table = binary.LittleEndian.AppendUint32(b.table, checksum(rec))
+	b.recs = append(b.recs, rec...)
+}
+
+// add tokenizes d and gives it the next id.
+func (b *builder) add(d *Doc) {
+	id := uint32(b.n)
+	b.n++
+	clear(b.local)
+	var counts [numFields]int
+	add := func(f int, text string) {
+		tokenizeCached(text, b.cache, func(t token) {
+			counts[f]++
+			c := b.local[t.term]
+			if c == nil {
+				c = new([numFields]byte)
+				b.local[t.term] = c
+			}
+			if c[f] < 255 {
+				c[f]++
+			}
+		})
+	}
+	add(fieldName, d.Name)
+	add(fieldDesc, d.Description)
+	for _, a := range d.Aliases {
+		add(fieldAliases, a)
+	}
+	for _, t := range d.Tags {
+		add(fieldTags, t)
+	}
+	add(fieldBody, d.Body)
+	for term, c := range b.local {
+		pb := b.posting(term)
+		pb.docs = append(pb.docs, id)
+		pb.tfs = append(pb.tfs, c[:]...)
+	}
+	var n [normSize]byte
+	for f := range numFields {
+		l := min(counts[f], math.MaxUint16)
+		binary.LittleEndian.PutUint16(n[2*f:], uint16(l))
+		b.lenSum[f] += float64(l)
+	}
+	imp := d.Importance
+	if imp <= 0 || imp > 10 {
+		imp = 5
+	}
+	n[10] = byte(imp)
+	n[11] = classCode(d.Class)
+	if d.SupersededBy != "" {
+		n[12] |= flagSuperseded
+	}
+	days := int64(0)
+	if !d.Modified.IsZero() {
+		days = d.Modified.Unix() / 86400
+	}
+	binary.LittleEndian.PutUint32(n[14:], uint32(max(0, min(days, math.MaxUint32))))
+	b.norms = append(b.norms, n[:]...)
+	b.appendRecord(appendDoc(nil, d))
+}
+
+// adopt carries over the documents of ix whose path keep accepts, giving
+// them the next ids in their old order: postings, norms and records are
+// copied, nothing is tokenized. It must come before any add, so that every
+// posting list stays in id order. It fails with ErrCorrupt on damage.
+func (b *builder) adopt(ix *Index, keep func(path string) bool) error {
+	ids := make([]int32, ix.nDocs) // old id → new id, -1 when dropped
+	b.recs = slices.Grow(b.recs, len(ix.sec[secDocs]))
+	for id := range ix.nDocs {
+		rec, ok := ix.record(id)
+		if !ok {
+			return ErrCorrupt
+		}
+		r := reader{b: rec, ok: true}
+		r.str() // slug
+		if path := r.str(); !r.ok || !keep(path) {
+			ids[id] = -1
+			continue
+		}
+		ids[id] = int32(b.n)
+		b.n++
+		n := ix.sec[secNorms][id*normSize : (id+1)*normSize]
+		for f := range numFields {
+			b.lenSum[f] += float64(binary.LittleEndian.Uint16(n[2*f:]))
+		}
+		b.norms = append(b.norms, n...)
+		b.appendRecord(rec)
+	}
+	for e := range ix.nTerms {
+		term, ok := ix.term(e)
+		post, ok2 := ix.postings(e)
+		if !ok || !ok2 {
+			return ErrCorrupt
+		}
+		var pb *postingBuilder
+		ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+			if id := ids[doc]; id >= 0 {
+				if pb == nil {
+					pb = b.posting(term)
+				}
+				pb.docs = append(pb.docs, uint32(id))
+				pb.tfs = append(pb.tfs, tf[:]...)
+			}
+		})
+	}
+	if ix.corrupt.Load() {
+		return ErrCorrupt
+	}
+	return nil
+}
+
+// encode lays out the documents added so far, with sources.
+func (b *builder) encode(sources []Source) []byte {
+	sorted := make([]string, 0, len(b.terms))
+	for t := range b.terms {
 		sorted = append(sorted, t)
 	}
 	slices.Sort(sorted)
 
-	// meta
 	meta := make([]byte, metaSize)
-	binary.LittleEndian.PutUint32(meta[0:], uint32(len(docs)))
+	binary.LittleEndian.PutUint32(meta[0:], uint32(b.n))
 	binary.LittleEndian.PutUint32(meta[4:], uint32(len(sorted)))
 	for f := range numFields {
 		avg := 1.0
-		if len(docs) > 0 && lenSum[f] > 0 {
-			avg = lenSum[f] / float64(len(docs))
+		if b.n > 0 && b.lenSum[f] > 0 {
+			avg = b.lenSum[f] / float64(b.n)
 		}
 		binary.LittleEndian.PutUint32(meta[8+4*f:], math.Float32bits(float32(avg)))
 	}
@@ -189,9 +288,8 @@ func encode(docs []Doc, sources []Source) []byte {
 	dict := make([]byte, len(sorted)*dictEntrySize)
 	var strs []byte
 	var post []byte
-	var tmp [binary.MaxVarintLen32]byte
 	for i, t := range sorted {
-		pb := terms[t]
+		pb := b.terms[t]
 		e := dict[i*dictEntrySize:]
 		binary.LittleEndian.PutUint32(e[0:], uint32(len(strs)))
 		binary.LittleEndian.PutUint32(e[4:], uint32(len(t)))
@@ -199,9 +297,8 @@ func encode(docs []Doc, sources []Source) []byte {
 		start := len(post)
 		last := uint32(0)
 		for j, doc := range pb.docs {
-			n := binary.PutUvarint(tmp[:], uint64(doc-last))
+			post = binary.AppendUvarint(post, uint64(doc-last))
 			last = doc
-			post = append(post, tmp[:n]...)
 			tf := pb.tfs[j*numFields : (j+1)*numFields]
 			var mask byte
 			for f, c := range tf {
@@ -222,28 +319,24 @@ func encode(docs []Doc, sources []Source) []byte {
 		binary.LittleEndian.PutUint32(e[20:], checksum(post[start:]))
 	}
 
-	// documents
-	table := make([]byte, len(docs)*docEntrySize)
-	var recs []byte
-	for id := range docs {
-		start := len(recs)
-		recs = appendDoc(recs, &docs[id])
-		e := table[id*docEntrySize:]
-		binary.LittleEndian.PutUint32(e[0:], uint32(start))
-		binary.LittleEndian.PutUint32(e[4:], uint32(len(recs)-start))
-		binary.LittleEndian.PutUint32(e[8:], checksum(recs[start:]))
-	}
-	docSec := append(table, recs...)
-
 	return assemble([numSections][]byte{
 		secMeta:    meta,
 		secDict:    dict,
 		secStrs:    strs,
 		secPost:    post,
-		secNorms:   norms,
-		secDocs:    docSec,
+		secNorms:   b.norms,
+		secDocs:    append(b.table, b.recs...),
 		secSources: appendSources(nil, sources),
 	})
+}
+
+// encode lays out docs (and sources) in the cache format.
+func encode(docs []Doc, sources []Source) []byte {
+	b := newBuilder(len(docs))
+	for i := range docs {
+		b.add(&docs[i])
+	}
+	return b.encode(sources)
 }
 
 // lookup returns the dictionary entry of term, or -1.
@@ -355,8 +448,8 @@ func (ix *Index) norm(doc int) norm {
 	return r
 }
 
-// doc decodes one document record.
-func (ix *Index) doc(id int) (Doc, bool) {
+// record returns one document's raw, verified record.
+func (ix *Index) record(id int) ([]byte, bool) {
 	sec := ix.sec[secDocs]
 	e := sec[id*docEntrySize:]
 	off := uint64(binary.LittleEndian.Uint32(e[0:]))
@@ -364,11 +457,20 @@ func (ix *Index) doc(id int) (Doc, bool) {
 	base := uint64(ix.nDocs * docEntrySize)
 	if base+off+n > uint64(len(sec)) {
 		ix.corrupt.Store(true)
-		return Doc{}, false
+		return nil, false
 	}
 	rec := sec[base+off : base+off+n]
 	if checksum(rec) != binary.LittleEndian.Uint32(e[8:]) {
 		ix.corrupt.Store(true)
+		return nil, false
+	}
+	return rec, true
+}
+
+// doc decodes one document record.
+func (ix *Index) doc(id int) (Doc, bool) {
+	rec, ok := ix.record(id)
+	if !ok {
 		return Doc{}, false
 	}
 	d, ok := decodeDoc(rec)
@@ -378,9 +480,19 @@ func (ix *Index) doc(id int) (Doc, bool) {
 	return d, ok
 }
 
-// Docs returns every document, in index order, so that a caller can refresh
-// the index incrementally: re-parse only the files that changed and Build
-// again from the old documents and the new ones. If a document record is
+// term returns the string of a dictionary entry.
+func (ix *Index) term(entry int) (string, bool) {
+	e := ix.sec[secDict][entry*dictEntrySize:]
+	off := uint64(binary.LittleEndian.Uint32(e[0:]))
+	n := uint64(binary.LittleEndian.Uint32(e[4:]))
+	if off+n > uint64(len(ix.sec[secStrs])) {
+		ix.corrupt.Store(true)
+		return "", false
+	}
+	return string(ix.sec[secStrs][off : off+n]), true
+}
+
+// Docs returns every document, in index order. If a document record is
 // corrupt it returns nil and Err reports ErrCorrupt: rebuild from the files.
 func (ix *Index) Docs() []Doc {
 	docs := make([]Doc, 0, ix.nDocs)

@@ -351,3 +351,70 @@ func FuzzParseQuery(f *testing.F) {
 		ix.Search(q, Options{All: true, Now: fixtureNow})
 	})
 }
+
+// TestUpdate: an index updated in place of a rebuild is the index a rebuild
+// would write, byte for byte, for every way a refresh changes the files.
+func TestUpdate(t *testing.T) {
+	docs := fixtureDocs(t)
+	if len(docs) < 4 {
+		t.Fatalf("fixture has %d docs", len(docs))
+	}
+	edited := docs[1]
+	edited.Body += "\nEdited by hand: the rounding now happens per line."
+	edited.Tags = append([]string{"edited"}, edited.Tags...)
+	section := Doc{Slug: "MEMORY", Path: ".claude/agent-memory/MEMORY.md", Name: "Deploys", Body: "staging first", Line: 3}
+	section2 := Doc{Slug: "MEMORY", Path: ".claude/agent-memory/MEMORY.md", Name: "Reviews", Body: "one approval", Line: 9}
+	base := append(slices.Clone(docs), section, section2)
+	drop := func(paths ...string) func(string) bool {
+		return func(p string) bool { return !slices.Contains(paths, p) }
+	}
+	tests := []struct {
+		name  string
+		keep  func(string) bool
+		added []Doc
+	}{
+		{"nothing changed", drop(), nil},
+		{"one file edited", drop(docs[1].Path), []Doc{edited}},
+		{"one file added", drop(), []Doc{{Slug: "new", Path: ".claude/agent-memory/new.md", Name: "New memory", Body: "brand new words"}}},
+		{"one file deleted", drop(docs[2].Path), nil},
+		{"MEMORY.md sections rewritten", drop(section.Path), []Doc{section2}},
+		{"everything deleted", func(string) bool { return false }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want []Doc
+			for _, d := range base {
+				if tt.keep(d.Path) {
+					want = append(want, d)
+				}
+			}
+			want = append(want, tt.added...)
+			got, err := Update(Build(base), tt.keep, tt.added)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rebuilt := Build(want); !bytes.Equal(got.data, rebuilt.data) {
+				t.Errorf("updated index (%d docs) differs from a rebuild (%d docs)", got.Len(), rebuilt.Len())
+			}
+		})
+	}
+}
+
+func TestUpdateCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index")
+	if err := Build(fixtureDocs(t)).WriteFile(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	e := data[16+secPost*secEntrySize:]
+	data[binary.LittleEndian.Uint64(e)] ^= 0x40 // first byte of the postings
+	os.WriteFile(path, data, 0o644)
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := Update(ix, func(string) bool { return true }, nil); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Update of a corrupt cache: %v, want ErrCorrupt", err)
+	}
+}
