@@ -38,11 +38,13 @@ ALTERNATE=$TMP/alternate
 
 # The prompts: one that finds something, one conversational turn that must
 # stay silent, and one long multi-clause prompt with a URL, a pasted log,
-# an image marker and a path.
+# an image marker and a path. The generated memories are word salad that no
+# natural prompt matches, so the matching prompts are completed per store
+# with one memory's name and description (target_prompts): they must inject,
+# or the injection path (render, output, lookup record) goes untimed.
 mkdir -p "$TMP/prompts"
-printf '%s' "the deploy hook keeps failing with a server timeout, can you check the release config?" >"$TMP/prompts/match"
 printf '%s' "great, thanks! that looks right to me, let's continue" >"$TMP/prompts/silent"
-cat >"$TMP/prompts/long" <<'EOF'
+cat >"$TMP/prompts/long.base" <<'EOF'
 ok so two things. first, after I merged https://github.com/acme/shop/pull/412 the nightly job started failing again, here is the log:
 ```
 2026-11-20T03:12:09Z ERROR worker.go:88 release pipeline: timeout after 30s waiting for server config (retry 3/3)
@@ -51,6 +53,22 @@ ok so two things. first, after I merged https://github.com/acme/shop/pull/412 th
 [Image #1] shows the dashboard at that time. second, can you look at src/deploy/hooks/pre_release.py and figure out why the server timeout setting is ignored when the env var is set, and whether the data file path in the config is relative to the repo root or the working directory? dont change the public API, and please keep the fix small so we can backport it to the 2.x branch
 EOF
 PROMPTS="match silent long"
+
+# target_prompts REPO: write the match and long prompts about one memory of
+# the store at REPO.
+target_prompts() {
+  python3 - "$1/.claude/agent-memory/m000042.md" "$TMP/prompts" <<'EOF'
+import sys
+fields = {}
+for line in open(sys.argv[1]).read().split("---")[1].splitlines():
+    k, _, v = line.partition(":")
+    fields[k.strip()] = v.strip()
+topic = "%s (%s)" % (fields["name"], fields["description"])
+d = sys.argv[2]
+open(d + "/match", "w").write("the %s thing keeps failing again, can you check it?" % topic)
+open(d + "/long", "w").write(open(d + "/long.base").read() + "\nthird, it might be related to " + topic + ".")
+EOF
+}
 
 # hook_json NAME REPO: the UserPromptSubmit JSON Claude Code would send.
 hook_json() {
@@ -92,6 +110,7 @@ for N in $SIZES; do
   t1=$(date +%s%N)
   "$PY" "$REF" build "$R/.claude/agent-memory" "$DB"
   echo "corpus + commit + first mem index: $(((t1 - t0) / 1000000)) ms; fts5 db $(du -k "$DB" | cut -f1) KB"
+  target_prompts "$R"
   CACHE=$R/.git/mem
   INDEX=$(ls "$CACHE"/index-*.bin)
   echo "cache: $INDEX ($(du -k "$INDEX" | cut -f1) KB)"
@@ -110,6 +129,9 @@ for N in $SIZES; do
       "$([ -n "$py_out" ] && echo injects || echo silent)"
   done
   echo "last hook decision: $(tail -n 1 "$CACHE/injections.jsonl" | cut -c1-200)"
+  for p in match long; do
+    [ -n "$("$HOOK" prompt <"$J/$p.json")" ] || echo "bench: WARNING: the $p prompt injects nothing, so its timing leaves out the injection path"
+  done
 
   # Freshness evidence: the hook must log every decision but never touch the
   # index during the timed run.

@@ -1,10 +1,9 @@
 package hooks
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/internal/rawfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mem-dev/mem/fresh"
+	"github.com/mem-dev/mem/internal/jsonscan"
+	"github.com/mem-dev/mem/internal/rawfile"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/search"
 	"github.com/mem-dev/mem/transcript"
@@ -25,6 +26,50 @@ type PromptInput struct {
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	SessionID      string `json:"session_id"`
+}
+
+// ParsePromptInput decodes the hook's JSON input as encoding/json would
+// decode it into a PromptInput (keys match case-insensitively, the last of
+// duplicates wins, null leaves a field empty, any other type is an error),
+// without the reflection that encoding/json pays for on first use: in a
+// hook, first use is every use.
+func ParsePromptInput(data []byte) (PromptInput, error) {
+	var in PromptInput
+	s := jsonscan.New(data)
+	if s.Kind() == 'n' {
+		if err := s.Skip(); err != nil {
+			return in, err
+		}
+		return in, s.End()
+	}
+	err := s.Object(func(key []byte) error {
+		var dst *string
+		switch {
+		case bytes.EqualFold(key, []byte("prompt")):
+			dst = &in.Prompt
+		case bytes.EqualFold(key, []byte("transcript_path")):
+			dst = &in.TranscriptPath
+		case bytes.EqualFold(key, []byte("cwd")):
+			dst = &in.Cwd
+		case bytes.EqualFold(key, []byte("session_id")):
+			dst = &in.SessionID
+		default:
+			return s.Skip()
+		}
+		switch s.Kind() {
+		case 'n':
+			return s.Skip()
+		case '"':
+			v, err := s.String()
+			*dst = v
+			return err
+		}
+		return fmt.Errorf("hook input: %s is not a string", key)
+	})
+	if err != nil {
+		return in, err
+	}
+	return in, s.End()
 }
 
 // Refresher brings the cache of a place up to date by parsing the changed
@@ -44,10 +89,13 @@ const contextBudget = 1500
 // fails the user's prompt: on any error of ours it prints nothing and logs
 // one line under the cache directory.
 func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
-	var hin PromptInput
-	if err := json.NewDecoder(io.LimitReader(in, 16<<20)).Decode(&hin); err != nil {
-		logHookError("", "prompt: read hook input: "+err.Error())
+	data, err := io.ReadAll(io.LimitReader(in, 16<<20))
+	if err != nil {
 		return
+	}
+	hin, err := ParsePromptInput(data)
+	if err != nil {
+		return // no place is known yet to log it in
 	}
 	if hin.Cwd == "" {
 		hin.Cwd, _ = os.Getwd()

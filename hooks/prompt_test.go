@@ -224,3 +224,25 @@ func FuzzContextJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePromptInput holds the hand-written decoder of the hook's input to
+// encoding/json: the same inputs are refused and the same fields read.
+func FuzzParsePromptInput(f *testing.F) {
+	for _, s := range []string{
+		`{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/repo","hook_event_name":"UserPromptSubmit","prompt":"why is \"tax.py\" off by a cent?"}`,
+		`{"PROMPT":"case","prompt":null,"cwd":1}`, `null`, `[]`, `{"prompt":"a","prompt":"b"}`, `{"prompt":"\ud83d"}`, `{"x":{"y":[1,{"z":null}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want PromptInput
+		werr := json.Unmarshal(data, &want)
+		got, err := ParsePromptInput(data)
+		if (werr == nil) != (err == nil) {
+			t.Fatalf("%q: encoding/json error %v, ParsePromptInput error %v", data, werr, err)
+		}
+		if err == nil && got != want {
+			t.Fatalf("%q: got %+v, encoding/json %+v", data, got, want)
+		}
+	})
+}

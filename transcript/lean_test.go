@@ -8,7 +8,8 @@ import (
 
 // TestLeanImports keeps the package on the hook path lean: it runs inside
 // Claude Code hooks, where every linked package's init costs start-up time,
-// so it imports the standard library only (and mem's poller-free file opener).
+// so it imports the standard library only (and mem's poller-free file opener
+// and JSON scanner, which import only the standard library themselves).
 func TestLeanImports(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -19,8 +20,10 @@ func TestLeanImports(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if p != "github.com/mem-dev/mem/transcript" && p != "github.com/mem-dev/mem/internal/rawfile" {
-			t.Errorf("transcript depends on %s; only the standard library and internal/rawfile are allowed", p)
+		switch p {
+		case "github.com/mem-dev/mem/transcript", "github.com/mem-dev/mem/internal/rawfile", "github.com/mem-dev/mem/internal/jsonscan":
+		default:
+			t.Errorf("transcript depends on %s; only the standard library, internal/rawfile and internal/jsonscan are allowed", p)
 		}
 	}
 }

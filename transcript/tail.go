@@ -2,10 +2,12 @@ package transcript
 
 import (
 	"bytes"
-	"github.com/mem-dev/mem/internal/rawfile"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/mem-dev/mem/internal/jsonscan"
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // tailWindow is how much of the end of a transcript LastAssistantText reads
@@ -66,15 +68,88 @@ func lastText(chunk []byte) (string, bool) {
 		if typ, ok := sniffType(line); !ok || typ != "assistant" {
 			continue
 		}
-		e, err := ParseLine(line)
-		if err != nil || e.IsAPIError {
-			continue
-		}
-		for i := len(e.Text) - 1; i >= 0; i-- {
-			if strings.TrimSpace(e.Text[i]) != "" {
-				return e.Text[i], true
-			}
+		if text := assistantText(line); text != "" {
+			return text, true
 		}
 	}
 	return "", false
+}
+
+// assistantText returns the last non-blank text block of an assistant
+// line, or "" when it has none, is an API error message or is not valid
+// JSON. It reads what ParseLine would (a fuzz test holds it to that)
+// without encoding/json, whose first use of a type costs reflection: in a
+// hook every use is the first.
+func assistantText(line []byte) string {
+	s := jsonscan.New(line)
+	var apiError bool
+	var blocks []textBlock
+	err := s.Object(func(key []byte) error {
+		switch {
+		case bytes.EqualFold(key, []byte("isApiErrorMessage")):
+			if k := s.Kind(); k == 't' || k == 'f' {
+				var err error
+				apiError, err = s.Bool()
+				return err
+			}
+		case bytes.EqualFold(key, []byte("message")):
+			switch s.Kind() {
+			case 'n':
+				blocks = nil
+			case '{':
+				return s.Object(func(key []byte) error {
+					if !bytes.EqualFold(key, []byte("content")) {
+						return s.Skip()
+					}
+					switch s.Kind() {
+					case 'n':
+						blocks = nil
+					case '[':
+						blocks = blocks[:0]
+						return s.Array(func() error {
+							var b textBlock
+							err := b.read(s)
+							blocks = append(blocks, b)
+							return err
+						})
+					}
+					return s.Skip()
+				})
+			}
+		}
+		return s.Skip()
+	})
+	if err != nil || s.End() != nil || apiError {
+		return ""
+	}
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if b := blocks[i]; b.typ == "text" && strings.TrimSpace(b.text) != "" {
+			return b.text
+		}
+	}
+	return ""
+}
+
+// textBlock is the part of a content block that assistantText reads.
+type textBlock struct{ typ, text string }
+
+func (b *textBlock) read(s *jsonscan.Scanner) error {
+	if s.Kind() != '{' {
+		return s.Skip() // not a block: a type error to encoding/json
+	}
+	return s.Object(func(key []byte) error {
+		var dst *string
+		switch {
+		case bytes.EqualFold(key, []byte("type")):
+			dst = &b.typ
+		case bytes.EqualFold(key, []byte("text")):
+			dst = &b.text
+		}
+		if dst == nil || s.Kind() != '"' {
+			return s.Skip()
+		}
+		v, err := s.String()
+		*dst = v
+		return err
+	})
 }

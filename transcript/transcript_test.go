@@ -422,3 +422,89 @@ func FuzzReadFrom(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAssistantText holds the prompt hook's reader of assistant lines to
+// ParseLine: the same last non-blank text block, and nothing where ParseLine
+// refuses the line or marks it an API error. Objects with duplicate keys
+// (which encoding/json merges in ways no writer relies on, and Claude Code
+// never writes) are left out of the comparison.
+func FuzzAssistantText(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "sample.jsonl")); err == nil {
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			f.Add(line)
+		}
+	}
+	for _, s := range []string{
+		`{"type":"assistant","message":{"content":[{"type":"text","text":"done"},{"type":"tool_use","id":"t"}]}}`,
+		`{"type":"assistant","isApiErrorMessage":true,"message":{"content":[{"type":"text","text":"API Error"}]}}`,
+		`{"type":"assistant","Message":{"Content":[{"Type":"text","Text":"folded"},{"type":"text","text":"  "}]}}`,
+		`{"type":"assistant","message":{"content":"a string"}}`, `{"type":"assistant","message":null}`,
+		`{"type":"assistant","message":{"content":[1,null,{"type":"text","text":null}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if hasDuplicateKeys(line) {
+			return
+		}
+		e, err := ParseLine(line)
+		if err == nil && e.Type != "assistant" {
+			return // assistantText reads assistant lines only
+		}
+		want := ""
+		if err == nil && !e.IsAPIError {
+			for i := len(e.Text) - 1; i >= 0; i-- {
+				if strings.TrimSpace(e.Text[i]) != "" {
+					want = e.Text[i]
+					break
+				}
+			}
+		}
+		if got := assistantText(line); got != want {
+			t.Fatalf("assistantText = %q, ParseLine's last text %q", got, want)
+		}
+	})
+}
+
+// hasDuplicateKeys reports whether some object in a valid JSON text repeats
+// a key, exactly or as encoding/json matches keys (ignoring case). Invalid
+// JSON reports false.
+func hasDuplicateKeys(data []byte) bool {
+	if !json.Valid(data) {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		keys      []string // nil for an array
+		object    bool
+		expectKey bool
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
+			stack = append(stack, frame{object: d == '{', expectKey: d == '{'})
+			continue
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+		} else if k, ok := tok.(string); ok && len(stack) > 0 && stack[len(stack)-1].expectKey {
+			top := &stack[len(stack)-1]
+			for _, seen := range top.keys {
+				if strings.EqualFold(seen, k) {
+					return true
+				}
+			}
+			top.keys = append(top.keys, k)
+			top.expectKey = false
+			continue
+		}
+		// A value ended: the enclosing object expects a key next.
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].expectKey = true
+		}
+	}
+}
