@@ -74,7 +74,10 @@
 //	coverage 0.1, numbers (th 0.23)            0.74  0.52  0.70  1.00    0.55      +55
 //	  numbers off                              0.72  0.52  0.68  1.00    0.55      +54
 //	idf assumes a corpus of at least 100,
-//	unseen 0, th 0.23 (shipped)                0.74  0.52  0.70  1.00    0.55      +55
+//	unseen 0, th 0.23                          0.74  0.52  0.70  1.00    0.55      +55
+//	coverage sums every prompt term's mass
+//	(it took the max of ungrouped terms: a
+//	bug), th 0.23 (shipped)                    0.74  0.52  0.70  1.00    0.52      +54
 //
 // idf flattens in a small store (three memories: every term looks common),
 // which shrank normalised scores there until no threshold suited both a

@@ -288,77 +288,94 @@ func capTerms(stats []termStat, n int) []termStat {
 	return append(rarest(prompt, maxPrompt), rarest(prev, n)...)
 }
 
-// accumulate adds each term's BM25F contribution to scores. A term and its
-// thesaurus expansions form a group: a document gets the best of the
-// group's contributions, not their sum, so a synonym stands in for a word
-// and never counts as extra evidence.
+// accumulate adds each term's BM25F contribution to scores, and to cov
+// (when not nil) the idf mass of the prompt's terms that a document's
+// summary fields contain. A term and its thesaurus expansions form a group:
+// a document gets the best of the group's contributions, not their sum, so
+// a synonym stands in for a word and never counts as extra evidence. Groups
+// are gathered one at a time in one scratch array, reset through the list
+// of documents they reached: a store of 10,000 memories would otherwise
+// allocate and page in a score array per group on every prompt.
 func (ix *Index) accumulate(stats []termStat, scores, cov []float64, touched []bool, p *params) {
-	var groups, covGroups map[int][]float64
-	for _, st := range stats {
-		post, ok := ix.postings(st.entry)
-		if !ok {
+	var order []int
+	var members map[int][]int
+	for i, st := range stats {
+		if st.group > 0 && p.groupMax {
+			if members == nil {
+				members = map[int][]int{}
+			}
+			if members[st.group] == nil {
+				order = append(order, st.group)
+			}
+			members[st.group] = append(members[st.group], i)
 			continue
 		}
-		dst := scores
-		if st.group > 0 && p.groupMax {
-			if groups == nil {
-				groups = map[int][]float64{}
-			}
-			dst = groups[st.group]
-			if dst == nil {
-				dst = make([]float64, ix.nDocs)
-				groups[st.group] = dst
-			}
-		}
-		w := st.weight * st.idf
-		var cdst []float64
-		if cov != nil && st.prompt {
-			cdst = cov
-			if st.group > 0 {
-				if covGroups == nil {
-					covGroups = map[int][]float64{}
-				}
-				cdst = covGroups[st.group]
-				if cdst == nil {
-					cdst = make([]float64, ix.nDocs)
-					covGroups[st.group] = cdst
-				}
-			}
-		}
-		ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
-			if st.prompt {
-				touched[doc] = true
-			}
-			if cdst != nil && (tf[fieldName] > 0 || tf[fieldDesc] > 0 || tf[fieldAliases] > 0 || tf[fieldTags] > 0) {
-				cdst[doc] = max(cdst[doc], w)
-			}
-			n := ix.sec[secNorms][doc*normSize:]
-			var t float64
-			for f := range numFields {
-				if tf[f] == 0 {
-					continue
-				}
-				l := float64(uint16(n[2*f]) | uint16(n[2*f+1])<<8)
-				t += p.weight[f] * float64(tf[f]) / (1 - p.b[f] + p.b[f]*l/ix.avgLen[f])
-			}
-			s := w * t / (p.k1 + t)
-			if st.group > 0 && p.groupMax {
-				dst[doc] = max(dst[doc], s)
-			} else {
-				dst[doc] += s
+		ix.contributions(st, touched, p, func(doc int, s float64, summary bool) {
+			scores[doc] += s
+			if cov != nil && summary && st.prompt {
+				cov[doc] += st.weight * st.idf
 			}
 		})
 	}
-	for _, g := range groups {
-		for doc, s := range g {
-			scores[doc] += s
-		}
+	if len(order) == 0 {
+		return
 	}
-	for _, g := range covGroups {
-		for doc, s := range g {
-			cov[doc] += s
-		}
+	best := make([]float64, ix.nDocs)
+	var bestCov []float64
+	if cov != nil {
+		bestCov = make([]float64, ix.nDocs)
 	}
+	var reached []int
+	for _, g := range order {
+		for _, i := range members[g] {
+			st := stats[i]
+			ix.contributions(st, touched, p, func(doc int, s float64, summary bool) {
+				if best[doc] == 0 {
+					reached = append(reached, doc)
+				}
+				best[doc] = max(best[doc], s)
+				if bestCov != nil && summary && st.prompt {
+					bestCov[doc] = max(bestCov[doc], st.weight*st.idf)
+				}
+			})
+		}
+		for _, doc := range reached {
+			scores[doc] += best[doc]
+			best[doc] = 0
+			if bestCov != nil {
+				cov[doc] += bestCov[doc]
+				bestCov[doc] = 0
+			}
+		}
+		reached = reached[:0]
+	}
+}
+
+// contributions calls fn with the BM25F contribution of one query term to
+// each document it occurs in, and whether it occurs in the document's
+// summary (name, description, aliases or tags). It marks the documents
+// that a term of the prompt itself reaches.
+func (ix *Index) contributions(st termStat, touched []bool, p *params, fn func(doc int, s float64, summary bool)) {
+	post, ok := ix.postings(st.entry)
+	if !ok {
+		return
+	}
+	w := st.weight * st.idf
+	ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+		if st.prompt {
+			touched[doc] = true
+		}
+		n := ix.sec[secNorms][doc*normSize:]
+		var t float64
+		for f := range numFields {
+			if tf[f] == 0 {
+				continue
+			}
+			l := float64(uint16(n[2*f]) | uint16(n[2*f+1])<<8)
+			t += p.weight[f] * float64(tf[f]) / (1 - p.b[f] + p.b[f]*l/ix.avgLen[f])
+		}
+		fn(doc, w*t/(p.k1+t), tf[fieldName] > 0 || tf[fieldDesc] > 0 || tf[fieldAliases] > 0 || tf[fieldTags] > 0)
+	})
 }
 
 // applyCoverage scales each document's score by the share of the prompt's
