@@ -95,7 +95,7 @@ func TestHeldScoreOnEvalStore(t *testing.T) {
 	}
 	groups := []string{"distinct", "reworded duplicates", "near duplicates", "updates", "related, not the same"}
 	t.Logf("skipped as held, per bar:")
-	for _, bar := range []float64{2 * search.DefaultThreshold, 0.6, 0.7, HeldScore} {
+	for _, bar := range []float64{2 * search.DefaultThreshold, 0.6, 0.7, 0.75, HeldScore} {
 		var row []string
 		for _, g := range groups {
 			row = append(row, fmt.Sprintf("%s %d/%d", g, over(g, bar), len(scores[g])))
