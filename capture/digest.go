@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/transcript"
 )
 
@@ -232,28 +232,9 @@ func resultText(raw json.RawMessage) string {
 	return strings.Join(parts, " ")
 }
 
-// oneLine collapses whitespace (newlines included) to single spaces, drops
-// control characters and invalid UTF-8, and cuts the result to at most max
+// oneLine puts s on one line (text.OneLine) and cuts it to at most max
 // bytes, marking a cut with "…".
-func oneLine(s string, max int) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToValidUTF8(s, "") {
-		switch {
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case unicode.IsControl(r):
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return cutEnd(b.String(), max)
-}
+func oneLine(s string, max int) string { return cutEnd(text.OneLine(s), max) }
 
 // cutEnd returns s cut to at most max bytes at a rune boundary, ending in "…"
 // when cut.

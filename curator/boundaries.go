@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -210,7 +211,7 @@ func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, model Ask
 			A:      r.Source,
 			B:      m.Slug,
 			Rule:   r.Text,
-			Reason: fmt.Sprintf("tension with the %s %q: %s (shared: %s)", what, clip(r.Text, 80), reason, strings.Join(c.Shared, ", ")),
+			Reason: fmt.Sprintf("tension with the %s %q: %s (shared: %s)", what, text.Clip(r.Text, 80), reason, strings.Join(c.Shared, ", ")),
 		})
 	}
 	return out, nil

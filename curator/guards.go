@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -70,7 +70,7 @@ func guards(a, b Memory, v Verdict, fa, fb *features) (ok bool, passed, failed [
 	case v.Relation == RelPartial || v.Relation == RelUnrelated:
 		// no direction is expected; the relation has failed already
 	default:
-		fail("keep %q and retire %q are not %s and %s", clip(v.Keep, 60), clip(v.Retire, 60), a.Slug, b.Slug)
+		fail("keep %q and retire %q are not %s and %s", text.Clip(v.Keep, 60), text.Clip(v.Retire, 60), a.Slug, b.Slug)
 	}
 	if retired.M != nil {
 		if s := retired.M.SupersededBy; s != "" {
@@ -216,22 +216,12 @@ func groups(keys []string, same func(x, y string) bool) []string {
 	return out
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
 // list joins the first few keys of l by commas, each clipped.
 func list(l []string) string {
 	const most = 6
 	var out []string
 	for _, s := range l[:min(len(l), most)] {
-		out = append(out, clip(s, 40))
+		out = append(out, text.Clip(s, 40))
 	}
 	if len(l) > most {
 		out = append(out, fmt.Sprintf("+%d", len(l)-most))

@@ -3,6 +3,8 @@ package curator
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mem-dev/mem/internal/text"
 )
 
 // maxPromptBody bounds how much of each body a pair prompt quotes.
@@ -52,7 +54,7 @@ func writeMemory(s *strings.Builder, m Memory) {
 	}
 	body := strings.TrimSpace(string(m.M.Body))
 	if len(body) > maxPromptBody {
-		body = clip(body, maxPromptBody) + "\n[rest of the body left out]"
+		body = text.Clip(body, maxPromptBody) + "\n[rest of the body left out]"
 	}
 	fmt.Fprintf(s, "body:\n%s\n=== end of memory %q ===\n\n", body, m.Slug)
 }

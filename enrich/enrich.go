@@ -35,9 +35,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -83,8 +83,8 @@ func Prompt(m *mdparse.Memory, slug string) string {
 
 The note:
 `)
-	fmt.Fprintf(&b, "slug: %s\nname: %s\n", slug, oneLine(m.Name))
-	if d := oneLine(m.Description); d != "" {
+	fmt.Fprintf(&b, "slug: %s\nname: %s\n", slug, text.OneLine(m.Name))
+	if d := text.OneLine(m.Description); d != "" {
 		fmt.Fprintf(&b, "description: %s\n", d)
 	}
 	if c := m.EffectiveClass(); c != "" {
@@ -159,7 +159,7 @@ func Filter(m *mdparse.Memory, aliases []string) (kept []string, dropped map[str
 	}
 	var seen []string // the sorted content words of each alias kept
 	for _, raw := range aliases {
-		a := oneLine(raw)
+		a := text.OneLine(raw)
 		if a == "" {
 			dropped[raw] = ReasonEmpty
 			continue
@@ -207,26 +207,4 @@ func isCopy(terms []string, own map[string]bool) bool {
 func distinct(terms []string) []string {
 	slices.Sort(terms)
 	return slices.Compact(terms)
-}
-
-// oneLine collapses runs of whitespace to one space, trims, and drops
-// control characters and invalid UTF-8.
-func oneLine(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToValidUTF8(s, "") {
-		switch {
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case unicode.IsControl(r), r == utf8.RuneError:
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

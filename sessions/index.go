@@ -18,8 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/transcript"
 )
 
@@ -311,12 +311,12 @@ func (b *builder) add(e transcript.Entry) error {
 		}
 	}
 	if e.Prompt != "" && !e.IsSidechain {
-		rec.Prompts = append(rec.Prompts, Prompt{Session: sid, Time: e.Timestamp, Text: truncate(e.Prompt, maxPrompt)})
+		rec.Prompts = append(rec.Prompts, Prompt{Session: sid, Time: e.Timestamp, Text: text.Clip(e.Prompt, maxPrompt)})
 	}
 	for _, u := range e.ToolUses {
 		c := Call{Session: sid, Time: e.Timestamp, Tool: u.Name, ID: u.ID, Sidechain: e.IsSidechain, Path: u.FilePath}
 		if u.Command != "" {
-			c.Command = truncate(u.Command, maxCommand)
+			c.Command = text.Clip(u.Command, maxCommand)
 			c.Commands = Normalize(u.Command)
 		}
 		if c.ID != "" {
@@ -329,7 +329,7 @@ func (b *builder) add(e transcript.Entry) error {
 			continue
 		}
 		msg := resultText(r.Content)
-		er := Error{Session: sid, Time: e.Timestamp, Kind: KindTool, Message: truncate(msg, maxMessage)}
+		er := Error{Session: sid, Time: e.Timestamp, Kind: KindTool, Message: text.Clip(msg, maxMessage)}
 		if strings.HasPrefix(msg, "The user doesn't want to") {
 			er.Kind = KindDenied
 		}
@@ -350,7 +350,7 @@ func (b *builder) add(e transcript.Entry) error {
 		rec.Errors = append(rec.Errors, er)
 	}
 	if e.IsAPIError && len(e.Text) > 0 {
-		rec.Errors = append(rec.Errors, Error{Session: sid, Time: e.Timestamp, Kind: KindAPI, Message: truncate(strings.Join(e.Text, "\n"), maxMessage)})
+		rec.Errors = append(rec.Errors, Error{Session: sid, Time: e.Timestamp, Kind: KindAPI, Message: text.Clip(strings.Join(e.Text, "\n"), maxMessage)})
 	}
 	return nil
 }
@@ -377,17 +377,6 @@ func resultText(raw json.RawMessage) string {
 	s = strings.TrimPrefix(s, "<tool_use_error>")
 	s = strings.TrimSuffix(s, "</tool_use_error>")
 	return strings.TrimSpace(s)
-}
-
-// truncate cuts s to at most n bytes on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 func readRecord(path string) (*record, error) {

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/sessions"
 )
 
@@ -165,14 +165,14 @@ Seen in %d sessions: %s
 Example command lines:
 `, c.Key, len(c.Sessions), strings.Join(c.Sessions, ", "))
 	for _, ex := range c.Examples {
-		fmt.Fprintf(&b, "- %s\n", oneLine(truncate(ex, 300)))
+		fmt.Fprintf(&b, "- %s\n", oneLine(text.Clip(ex, 300)))
 	}
 	b.WriteString("\nFailures of these steps recorded in those sessions (session: message):\n")
 	for i, e := range c.Failures {
 		if i == 10 {
 			break
 		}
-		fmt.Fprintf(&b, "- %s: %s\n", e.Session, oneLine(truncate(e.Message, 300)))
+		fmt.Fprintf(&b, "- %s: %s\n", e.Session, oneLine(text.Clip(e.Message, 300)))
 	}
 	fields, _ := json.Marshal(Draft{EvidenceSessions: []string{}, Paths: []string{}})
 	fmt.Fprintf(&b, `
@@ -186,16 +186,6 @@ Answer with one JSON object and nothing else, with exactly these fields: %s
 - justification: what goes wrong without this skill.
 `, fields)
 	return b.String()
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // removeEmpty removes a draft's directory once its SKILL.md is gone.
