@@ -83,7 +83,6 @@ var sweeps = []sweep{
 	{"k1=1.2", func(p *params) { p.k1 = 1.2 }},
 	{"topTerms=1000", func(p *params) { p.topTerms = 1000 }},
 	{"evidence=0", func(p *params) { p.evidence = 0 }},
-	{"unseen=0", func(p *params) { p.unseen = 0 }},
 	{"relative=0", func(p *params) { p.relative = 0 }},
 	{"importance=0", func(p *params) { p.importance = 0 }},
 	{"decayFloor=1", func(p *params) { p.decayFloor = 1 }},
@@ -93,12 +92,11 @@ var sweeps = []sweep{
 	{"expand=0", func(p *params) { p.expand = 0 }},
 	{"expand=0.3", func(p *params) { p.expand = 0.3 }},
 	{"expand=1", func(p *params) { p.expand = 1 }},
-	{"groupMax=false", func(p *params) { p.groupMax = false }},
-	{"expandBest", func(p *params) { p.expandBest = true }},
-	{"expandUnseen=0", func(p *params) { p.expandUnseen = 0 }},
 	{"relative3=0.6", func(p *params) { p.relative3 = 0.6 }},
 	{"relative=0.7", func(p *params) { p.relative = 0.7 }},
 	{"relative=0.8", func(p *params) { p.relative = 0.8 }},
+	{"cover=0", func(p *params) { p.cover = 0 }},
+	{"cover=0.2", func(p *params) { p.cover = 0.2 }},
 }
 
 // The dev battery's targets (DESIGN.md) and the floors the method holds: a
@@ -140,104 +138,4 @@ func calibrate(ix *Index, cases []battCase, p *params) string {
 		}
 	}
 	return fmt.Sprintf("th %.2f %s", bestT, bestM)
-}
-
-func TestTuneCover(t *testing.T) {
-	if !*tune {
-		t.Skip("diagnostics: run with -tune")
-	}
-	ix, cases := devIndex(t)
-	for _, c := range []float64{0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8} {
-		for _, top := range []int{0, 2, 3, 5} {
-			p := defaults
-			p.cover, p.coverTop = c, top
-			t.Logf("cover %.1f top %d: %s", c, top, calibrate(ix, cases, &p))
-		}
-	}
-}
-
-func TestTuneNumbers(t *testing.T) {
-	if !*tune {
-		t.Skip("diagnostics: run with -tune")
-	}
-	for _, on := range []bool{false, true} {
-		numberWords = on
-		ix, cases := devIndex(t)
-		for _, u := range []float64{0.3, 0} {
-			p := defaults
-			p.unseen = u
-			t.Logf("numbers %v unseen %.1f: %s", on, u, calibrate(ix, cases, &p))
-		}
-	}
-	numberWords = true
-}
-
-func TestTuneDamp(t *testing.T) {
-	if !*tune {
-		t.Skip("diagnostics: run with -tune")
-	}
-	ix, cases := devIndex(t)
-	base := defaults
-	base.unseen = 0
-	for _, prev := range []float64{0.1, 0.2, 0.35, 0.5} {
-		p := base
-		p.previous = prev
-		t.Logf("previous %.2f: %s", prev, calibrate(ix, cases, &p))
-	}
-	for _, cut := range []float64{0.3, 0.4, 0.5} {
-		for _, mn := range []int{3, 4, 6} {
-			for _, w := range []float64{0, 0.5} {
-				p := base
-				p.dampIDF, p.dampMin, p.dampWeight = cut, mn, w
-				t.Logf("damp %.1f min %d w %.1f: %s", cut, mn, w, calibrate(ix, cases, &p))
-			}
-		}
-	}
-}
-
-func TestTuneCombo(t *testing.T) {
-	if !*tune {
-		t.Skip("diagnostics: run with -tune")
-	}
-	ix, cases := devIndex(t)
-	base := defaults
-	t.Logf("cur: %s", measure(ix, cases, &base, false))
-	t.Logf("base: %s", calibrate(ix, cases, &base))
-	for _, c := range []float64{0.1, 0.2, 0.3} {
-		for _, top := range []int{0, 2} {
-			p := base
-			p.cover, p.coverTop = c, top
-			t.Logf("cover %.1f top %d: %s", c, top, calibrate(ix, cases, &p))
-		}
-	}
-	for _, r := range []float64{0.65, 0.7, 0.75, 0.8} {
-		p := base
-		p.relative = r
-		t.Logf("relative %.2f: %s", r, calibrate(ix, cases, &p))
-	}
-	for _, e := range []float64{1.2, 1.4, 1.8, 2.0} {
-		p := base
-		p.evidence = e
-		t.Logf("evidence %.1f: %s", e, calibrate(ix, cases, &p))
-	}
-	for _, k := range []int{2, 4} {
-		p := base
-		p.topTerms = k
-		t.Logf("topTerms %d: %s", k, calibrate(ix, cases, &p))
-	}
-}
-
-func TestTuneThreshold(t *testing.T) {
-	if !*tune {
-		t.Skip("diagnostics: run with -tune")
-	}
-	ix, cases := devIndex(t)
-	for _, th := range []float64{0.18, 0.19, 0.20} {
-		for _, u := range []float64{0, 0.1, 0.3} {
-			p := defaults
-			p.threshold, p.unseen = th, u
-			t.Logf("unseen %.1f", u)
-			t.Logf("th %.2f: %s", th, measure(ix, cases, &p, false))
-		}
-	}
 }

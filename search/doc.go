@@ -21,9 +21,9 @@
 //
 // BM25F over the fields name, description, aliases, tags and body. A
 // document's score is normalised by the query's best possible score (the
-// idf mass of its three best terms, plus a share of the mass of prompt terms
-// the store never uses, plus a constant that short queries must make up
-// for), scaled by coverage (0.9 + 0.1 × the share of the prompt's own idf
+// idf mass of its three best terms, synonyms left out, plus a constant that
+// short queries must make up for; terms the store never uses add nothing,
+// see the table below), scaled by coverage (0.9 + 0.1 × the share of the prompt's own idf
 // mass that the memory's name, description, aliases and tags contain: a
 // memory is about what its summary says), then multiplied by a mild
 // importance factor, a recency decay for
@@ -103,7 +103,10 @@
 // range precision is bought one for one with hits; field weights, k1, b and
 // the normalisation constants (each ±1 prompt, noise). Earlier: RM3 feedback
 // hurt, min-should-match and multi-term boosts were neutral or harmful.
-// Later (TestTuneAll judges the dev battery and an unseen store together):
+// The constants behind these rejected variants (unseen-term mass, generic-
+// term damping, a topic gate, capped coverage, number words off) are gone
+// from the code; the numbers here are what they measured. Later (TestTuneAll
+// judges the dev battery and an unseen store together):
 // a heavier previous turn when the prompt points back at it ("hook that
 // up"; weight 0.3–0.7: rank@2 unchanged, precision 0.54 → 0.47–0.52, since
 // the previous turn's terms also raise the best possible score); a class

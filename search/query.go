@@ -20,7 +20,6 @@ type qterm struct {
 	prompt    bool // from the prompt itself (not only the previous turn)
 	entity    bool
 	expansion bool // added by the thesaurus, not typed
-	expanded  bool // has thesaurus expansions
 	group     int  // >0: a term and its expansions, which substitute for each other rather than add up
 }
 
@@ -211,7 +210,7 @@ func stripNoise(s string) string {
 		}
 		if n := urlLen(s); n > 0 && (b.Len() == 0 || !isWordByte(lastByte(b.String()))) {
 			for i, seg := range strings.Split(s[:n], "/") {
-				if isTicketID(seg) || urlWords && i >= 3 && isURLWord(seg) {
+				if isTicketID(seg) || i >= 3 && isURLWord(seg) {
 					b.WriteByte(' ')
 					b.WriteString(seg)
 				}
@@ -273,10 +272,6 @@ func isScheme(s string) bool {
 	}
 	return true
 }
-
-// urlWords keeps short path segments of URLs (a repository or section name)
-// as query words; a variable so that tests can measure it.
-var urlWords = true
 
 // isURLWord reports whether a URL path segment is a short name ("ledger",
 // "atlas-web") rather than an id, a hash or a title slug.

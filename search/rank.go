@@ -33,58 +33,38 @@ const DefaultThreshold = 0.23
 // params are the ranking constants. They are a variable so that the tests can
 // measure alternatives; nothing changes them at run time.
 type params struct {
-	threshold    float64
-	k1           float64
-	weight, b    [numFields]float64
-	topTerms     int     // the query's best possible score counts this many of its best terms
-	unseen       float64 // weight, in the best possible score, of query terms the store never uses
-	evidence     float64 // added to the best possible score, in units of the largest idf: short queries need more
-	minTopicIDF  float64 // the prompt's own matched terms must reach this idf mass
-	importance   float64 // score multiplier per importance point above or below 5
-	halfLife     float64 // days, for classes that decay
-	decayFloor   float64 // what fully decayed memories keep
-	superseded   float64 // multiplier for superseded memories
-	relative     float64 // results after the first must reach this share of its score
-	relative3    float64 // results after the second must reach this share of the first's score
-	entityWeight float64 // query weight of entity terms
-	previous     float64 // query weight of terms from the previous turn
-	expand       float64 // query weight of thesaurus expansions, relative to the term expanded
-	expandBest   bool    // expansions count in the best possible score
-	groupMax     bool    // a term and its expansions count once, by their best contribution
-	expandUnseen float64 // share of an unseen term's mass kept in the best possible score when it was expanded
-	dampIDF      float64 // prompt terms below this share of the largest idf are generic...
-	dampMin      int     // ...and are damped when the prompt has at least this many rarer terms...
-	dampWeight   float64 // ...to this share of their weight
-	cover        float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description, aliases and tags cover
-	coverTop     int     // the coverage denominator counts this many of the prompt's best terms (0: all)
+	threshold  float64
+	k1         float64
+	weight, b  [numFields]float64
+	topTerms   int     // the query's best possible score counts this many of its best terms
+	evidence   float64 // added to the best possible score, in units of the largest idf: short queries need more
+	importance float64 // score multiplier per importance point above or below 5
+	halfLife   float64 // days, for classes that decay
+	decayFloor float64 // what fully decayed memories keep
+	superseded float64 // multiplier for superseded memories
+	relative   float64 // results after the first must reach this share of its score
+	relative3  float64 // results after the second must reach this share of the first's score
+	previous   float64 // query weight of terms from the previous turn
+	expand     float64 // query weight of thesaurus expansions, relative to the term expanded
+	cover      float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description, aliases and tags cover
 }
 
 var defaults = params{
-	threshold:    DefaultThreshold,
-	k1:           1.6,
-	weight:       [numFields]float64{3, 2, 2.5, 2, 1},
-	b:            [numFields]float64{0.3, 0.5, 0.3, 0.2, 0.75},
-	topTerms:     3,
-	unseen:       0,
-	evidence:     1.6,
-	minTopicIDF:  0,
-	importance:   0.03,
-	halfLife:     150,
-	decayFloor:   0.7,
-	superseded:   0.5,
-	relative:     0.7,
-	relative3:    0.9,
-	entityWeight: 1,
-	previous:     0.2,
-	expand:       0.7,
-	expandBest:   false,
-	expandUnseen: 1,
-	groupMax:     true,
-	dampIDF:      0,
-	dampMin:      4,
-	dampWeight:   1,
-	cover:        0.1,
-	coverTop:     0,
+	threshold:  DefaultThreshold,
+	k1:         1.6,
+	weight:     [numFields]float64{3, 2, 2.5, 2, 1},
+	b:          [numFields]float64{0.3, 0.5, 0.3, 0.2, 0.75},
+	topTerms:   3,
+	evidence:   1.6,
+	importance: 0.03,
+	halfLife:   150,
+	decayFloor: 0.7,
+	superseded: 0.5,
+	relative:   0.7,
+	relative3:  0.9,
+	previous:   0.2,
+	expand:     0.7,
+	cover:      0.1,
 }
 
 func decays(class string) bool {
@@ -141,58 +121,24 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		threshold = p.threshold
 	}
 
-	// Look the terms up; measure the prompt's own topic mass.
+	// Look the terms up; a term the store never uses adds nothing.
 	maxIDF := ix.idf(0)
 	stats := make([]termStat, 0, len(q.terms))
-	var unseenMass, topicMass float64
 	terms := q.terms
 	if p.expand > 0 {
 		terms = expand(terms, p.expand)
 	}
 	for _, t := range terms {
-		if t.entity {
-			t.weight *= p.entityWeight
-		}
 		if !t.prompt {
 			t.weight *= p.previous / weightPrevious
 		}
-		e := ix.lookup(t.term)
-		if e < 0 {
-			if t.prompt && !t.expansion {
-				u := t.weight * maxIDF
-				if t.expanded {
-					u *= p.expandUnseen
-				}
-				unseenMass += u
-			}
-			continue
+		if e := ix.lookup(t.term); e >= 0 {
+			stats = append(stats, termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))})
 		}
-		st := termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))}
-		if t.prompt && t.weight >= weightProse {
-			topicMass += st.idf
-		}
-		stats = append(stats, st)
 	}
-	if len(stats) == 0 || topicMass < p.minTopicIDF {
+	if len(stats) == 0 {
 		return nil
 	}
-	if p.dampIDF > 0 && p.dampWeight < 1 {
-		cut := p.dampIDF * maxIDF
-		rare := 0
-		for _, st := range stats {
-			if st.prompt && !st.expansion && st.idf >= cut {
-				rare++
-			}
-		}
-		if rare >= p.dampMin {
-			for i := range stats {
-				if stats[i].idf < cut {
-					stats[i].weight *= p.dampWeight
-				}
-			}
-		}
-	}
-
 	stats = capTerms(stats, maxPrevious)
 
 	scores := make([]float64, ix.nDocs)
@@ -216,13 +162,12 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	// The query's best possible score: the mass of its best terms.
 	masses := make([]float64, 0, len(stats))
 	for _, st := range stats {
-		if st.expansion && !p.expandBest {
-			continue
+		if !st.expansion { // a synonym stands in for a word; it raises no bar
+			masses = append(masses, st.weight*st.idf)
 		}
-		masses = append(masses, st.weight*st.idf)
 	}
 	slices.SortFunc(masses, func(a, b float64) int { return cmpDesc(a, b) })
-	best := p.evidence*maxIDF + p.unseen*unseenMass
+	best := p.evidence * maxIDF
 	for i, m := range masses {
 		if i >= p.topTerms {
 			break
@@ -300,7 +245,7 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float64, touched []b
 	var order []int
 	var members map[int][]int
 	for i, st := range stats {
-		if st.group > 0 && p.groupMax {
+		if st.group > 0 {
 			if members == nil {
 				members = map[int][]int{}
 			}
@@ -383,19 +328,11 @@ func (ix *Index) contributions(st termStat, touched []bool, p *params, fn func(d
 // about what its summary says, and a prompt whose rare words only meet a
 // memory's body is less likely to be about it.
 func (ix *Index) applyCoverage(stats []termStat, scores, cov []float64, p *params) {
-	masses := make([]float64, 0, len(stats))
+	var den float64
 	for _, st := range stats {
 		if st.prompt && !st.expansion {
-			masses = append(masses, st.weight*st.idf)
+			den += st.weight * st.idf
 		}
-	}
-	slices.SortFunc(masses, func(a, b float64) int { return cmpDesc(a, b) })
-	var den float64
-	for i, m := range masses {
-		if p.coverTop > 0 && i >= p.coverTop {
-			break
-		}
-		den += m
 	}
 	if den == 0 {
 		return

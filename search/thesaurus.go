@@ -26,7 +26,6 @@ func expand(terms []qterm, weight float64) []qterm {
 		if rel == "" {
 			continue
 		}
-		out[i].expanded = true
 		out[i].group = i + 1
 		for r := range strings.FieldsSeq(rel) {
 			w := t.weight * weight

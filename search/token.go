@@ -198,13 +198,13 @@ func wordTerm(s string) string {
 		s = strings.TrimSuffix(s, "'s")
 		s = strings.ReplaceAll(s, "'", "")
 	}
-	if numberWords {
-		if d := numberWord(s); d != "" {
-			return d
-		}
-		if len(s) == 1 && isDigit(s[0]) {
-			return s
-		}
+	// Number words map to digits ("six minutes" and "6 minutes" both give
+	// "6"), and single digits are kept.
+	if d := numberWord(s); d != "" {
+		return d
+	}
+	if len(s) == 1 && isDigit(s[0]) {
+		return s
 	}
 	if utf8.RuneCountInString(s) < 2 || len(s) > 40 || isStopword(s) {
 		return ""
@@ -227,11 +227,6 @@ func isNumber(s string) bool {
 	}
 	return true
 }
-
-// numberWords keeps single digits as terms and maps number words to digits
-// ("six minutes" and "6 minutes" both give "6"); a variable so that tests
-// can measure it.
-var numberWords = true
 
 // numberWord returns the digits of a number word from two to twenty, and of
 // the tens, or "". "one" stays a stopword: it is far more often a pronoun.
