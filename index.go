@@ -11,6 +11,7 @@ import (
 	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/memdoc"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -240,26 +241,7 @@ func docsOf(rel, abs, shown string, data []byte) ([]search.Doc, error) {
 	if m.Status == "forgotten" {
 		return nil, nil
 	}
-	x := mdparse.ExtractBody(m.Body)
-	body := x.Text
-	if extra := strings.Join(append(x.Paths, x.Code...), " "); extra != "" {
-		body += "\n" + extra
-	}
-	return []search.Doc{{
-		Slug:         strings.TrimSuffix(path.Base(shown), ".md"),
-		Path:         shown,
-		Store:        "project",
-		Name:         m.Name,
-		Description:  m.Description,
-		Class:        m.EffectiveClass(),
-		Importance:   m.Importance,
-		Modified:     m.Modified,
-		Tags:         m.Tags,
-		Aliases:      m.Aliases,
-		SupersededBy: m.SupersededBy,
-		Unverified:   m.Unverified,
-		Body:         body,
-	}}, nil
+	return []search.Doc{memdoc.Of(m, strings.TrimSuffix(path.Base(shown), ".md"), shown, "project")}, nil
 }
 
 // logf appends one line to the cache directory's log.

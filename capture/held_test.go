@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/memdoc"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -113,8 +114,7 @@ func TestHeldScoreOnEvalStore(t *testing.T) {
 	}
 }
 
-// loadEvalStore builds Docs as the product's indexer does (mdparse body
-// text plus its paths and code spans).
+// loadEvalStore builds Docs as the product's indexer does (memdoc.Of).
 func loadEvalStore(t *testing.T, dir string) ([]search.Doc, map[string]*mdparse.Memory) {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
@@ -135,18 +135,9 @@ func loadEvalStore(t *testing.T, dir string) ([]search.Doc, map[string]*mdparse.
 		if err != nil || m.Status == mdparse.StatusForgotten {
 			continue
 		}
-		x := mdparse.ExtractBody(m.Body)
-		body := x.Text
-		if extra := strings.Join(append(x.Paths, x.Code...), " "); extra != "" {
-			body += "\n" + extra
-		}
 		slug := strings.TrimSuffix(e.Name(), ".md")
 		mems[slug] = m
-		docs = append(docs, search.Doc{
-			Slug: slug, Name: m.Name, Description: m.Description, Class: m.EffectiveClass(),
-			Importance: m.Importance, Modified: m.Modified, Tags: m.Tags, Aliases: m.Aliases,
-			SupersededBy: m.SupersededBy, Body: body,
-		})
+		docs = append(docs, memdoc.Of(m, slug, ".claude/agent-memory/"+e.Name(), "project"))
 	}
 	return docs, mems
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/memdoc"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -114,9 +115,8 @@ func TestDevBattery(t *testing.T) {
 	}
 }
 
-// loadStore is a test-only loader of a memory store into search.Docs, built
-// the way the product's indexer does (index.go docsOf): mdparse for the
-// frontmatter, the body as its extracted text plus paths and code spans.
+// loadStore reads a memory store into search.Docs as the product's indexer
+// does (memdoc.Of).
 func loadStore(t *testing.T, dir string) []search.Doc {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -138,17 +138,7 @@ func loadStore(t *testing.T, dir string) []search.Doc {
 		if err != nil || m.Status == "forgotten" {
 			continue
 		}
-		x := mdparse.ExtractBody(m.Body)
-		body := x.Text
-		if extra := strings.Join(append(x.Paths, x.Code...), " "); extra != "" {
-			body += "\n" + extra
-		}
-		docs = append(docs, search.Doc{
-			Slug: strings.TrimSuffix(name, ".md"), Path: ".claude/agent-memory/" + name, Store: "project",
-			Name: m.Name, Description: m.Description, Class: m.EffectiveClass(), Importance: m.Importance,
-			Modified: m.Modified, Tags: m.Tags, Aliases: m.Aliases, Unverified: m.Unverified,
-			SupersededBy: m.SupersededBy, Body: body,
-		})
+		docs = append(docs, memdoc.Of(m, strings.TrimSuffix(name, ".md"), ".claude/agent-memory/"+name, "project"))
 	}
 	return docs
 }

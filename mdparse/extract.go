@@ -45,6 +45,15 @@ func markdown() parser.Parser {
 	return mdParser
 }
 
+// Searchable is the body as the search index reads it: the text, then its
+// paths and code spans once more, so that those count twice.
+func (x Extract) Searchable() string {
+	if extra := strings.Join(append(x.Paths, x.Code...), " "); extra != "" {
+		return x.Text + "\n" + extra
+	}
+	return x.Text
+}
+
 // ExtractBody walks the markdown AST of body and returns its searchable parts.
 func ExtractBody(body []byte) Extract {
 	doc := markdown().Parse(text.NewReader(body))

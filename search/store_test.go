@@ -23,10 +23,17 @@ func needShared(t testing.TB) {
 	}
 }
 
-// loadStore is a test-only loader that builds Docs the way the product's
-// indexer does (index.go docsOf): every *.md memory under dir (MEMORY.md
-// excepted, forgotten ones skipped) parsed by mdparse, the body being the
-// extracted text plus its paths and code spans.
+// docOf is memdoc.Of, the product's conversion of a parsed memory into a
+// Doc. memdoc imports this package, so these internal tests cannot import
+// it; memdoc_test.go, an external test file of this package, sets docOf in
+// its init, which runs before any test.
+var docOf func(m *mdparse.Memory, slug, path, store string) Doc
+
+// SetDocOf is how memdoc_test.go hands over memdoc.Of.
+func SetDocOf(f func(m *mdparse.Memory, slug, path, store string) Doc) { docOf = f }
+
+// loadStore reads every *.md memory under dir (MEMORY.md excepted,
+// forgotten ones skipped) into Docs, as the product's indexer does.
 func loadStore(t testing.TB, dir, store string) []Doc {
 	t.Helper()
 	var docs []Doc
@@ -45,27 +52,9 @@ func loadStore(t testing.TB, dir, store string) []Doc {
 		if err != nil || m.Status == "forgotten" {
 			return nil
 		}
-		x := mdparse.ExtractBody(m.Body)
-		body := x.Text
-		if extra := strings.Join(append(x.Paths, x.Code...), " "); extra != "" {
-			body += "\n" + extra
-		}
 		rel, _ := filepath.Rel(dir, p)
-		docs = append(docs, Doc{
-			Slug:         strings.TrimSuffix(filepath.Base(p), ".md"),
-			Path:         filepath.ToSlash(filepath.Join(".claude/agent-memory", rel)),
-			Store:        store,
-			Name:         m.Name,
-			Description:  m.Description,
-			Class:        m.EffectiveClass(),
-			Importance:   m.Importance,
-			Modified:     m.Modified,
-			Tags:         m.Tags,
-			Aliases:      m.Aliases,
-			SupersededBy: m.SupersededBy,
-			Unverified:   m.Unverified,
-			Body:         body,
-		})
+		slug := strings.TrimSuffix(filepath.Base(p), ".md")
+		docs = append(docs, docOf(m, slug, filepath.ToSlash(filepath.Join(".claude/agent-memory", rel)), store))
 		return nil
 	})
 	if err != nil {
