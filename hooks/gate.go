@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/internal/rawfile"
 	"hash/fnv"
 	"io"
 	"os"
@@ -54,7 +53,7 @@ func Gate(in io.Reader, stderr io.Writer, now time.Time) (exitCode int) {
 	defer func() {
 		// A panic would exit 2, which blocks the agent: fail open instead.
 		if r := recover(); r != nil {
-			gateLog(cacheDir, now, fmt.Errorf("panic: %v", r))
+			logHookError(cacheDir, now, fmt.Sprintf("gate: panic: %v", r))
 			exitCode = 0
 		}
 	}()
@@ -76,12 +75,12 @@ func Gate(in io.Reader, stderr io.Writer, now time.Time) (exitCode int) {
 	}
 	cacheDir = place.CacheDir()
 	if err != nil {
-		gateLog(cacheDir, now, fmt.Errorf("read stop input: %w", err))
+		logHookError(cacheDir, now, "gate: read stop input: "+err.Error())
 		return 0
 	}
 	res, err := CheckStop(input, place, now)
 	if err != nil {
-		gateLog(cacheDir, now, err)
+		logHookError(cacheDir, now, "gate: "+err.Error())
 		return 0
 	}
 	if !res.Block {
@@ -156,22 +155,8 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 // which counts as a lookup for the gate. It appends one line to a small file
 // and creates the directory when needed.
 func RecordLookup(cacheDir, sessionID string) error {
-	dir := filepath.Join(cacheDir, "gate")
-	name := filepath.Join(dir, gateFileName(sessionID)+gateLookupExtension)
-	f, err := rawfile.Open(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if errors.Is(err, os.ErrNotExist) {
-		if err = os.MkdirAll(dir, 0o755); err == nil {
-			f, err = rawfile.Open(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("record lookup: %w", err)
-	}
-	_, err = f.WriteString(time.Now().UTC().Format(time.RFC3339) + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	name := filepath.Join(cacheDir, "gate", gateFileName(sessionID)+gateLookupExtension)
+	if err := appendLine(name, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("record lookup: %w", err)
 	}
 	return nil
@@ -549,22 +534,4 @@ func gateExpandHome(p string) string {
 		}
 	}
 	return p
-}
-
-// gateLog appends one line to <cacheDir>/hook.log; it does nothing when the
-// cache directory is unknown and ignores its own failures.
-func gateLog(cacheDir string, now time.Time, err error) {
-	if cacheDir == "" {
-		return
-	}
-	if os.MkdirAll(cacheDir, 0o755) != nil {
-		return
-	}
-	f, ferr := os.OpenFile(filepath.Join(cacheDir, "hook.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if ferr != nil {
-		return
-	}
-	defer f.Close()
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintf(f, "%s gate: %s\n", now.UTC().Format(time.RFC3339), msg)
 }

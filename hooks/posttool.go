@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/locate"
@@ -46,7 +47,7 @@ func PostTool(in io.Reader) {
 		return
 	}
 	if err := fresh.Mark(place.CacheDir()); err != nil {
-		logHookError(place.CacheDir(), "post-tool: mark stale: "+err.Error())
+		logHookError(place.CacheDir(), time.Now(), "post-tool: mark stale: "+err.Error())
 	}
 }
 

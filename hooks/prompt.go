@@ -14,7 +14,6 @@ import (
 
 	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/internal/jsonscan"
-	"github.com/mem-dev/mem/internal/rawfile"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/search"
 	"github.com/mem-dev/mem/transcript"
@@ -109,7 +108,7 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	}
 	ctx, results, q, err := answer(place, hin, refresh, now)
 	if err != nil {
-		logHookError(place.CacheDir(), "prompt: "+err.Error())
+		logHookError(place.CacheDir(), now, "prompt: "+err.Error())
 		return
 	}
 	logDecision(place.CacheDir(), now, hin.SessionID, q, results)
@@ -117,7 +116,7 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 		return
 	}
 	if err := RecordLookup(place.CacheDir(), hin.SessionID); err != nil {
-		logHookError(place.CacheDir(), "prompt: record lookup: "+err.Error())
+		logHookError(place.CacheDir(), now, "prompt: "+err.Error())
 	}
 	out.Write(ContextJSON("UserPromptSubmit", ctx))
 }
@@ -328,25 +327,4 @@ func logDecision(cacheDir string, now time.Time, session string, q search.Query,
 	}
 	b = append(b, '}')
 	appendLine(filepath.Join(cacheDir, "injections.jsonl"), string(b))
-}
-
-// logHookError appends one line to the hook log; hooks fail open, so this
-// is the only trace of our own errors.
-func logHookError(cacheDir, msg string) {
-	if cacheDir == "" {
-		return
-	}
-	appendLine(filepath.Join(cacheDir, "hook.log"), time.Now().UTC().Format(time.RFC3339)+" "+msg)
-}
-
-func appendLine(path, line string) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	f, err := rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	f.WriteString(strings.ReplaceAll(line, "\n", " ") + "\n")
 }

@@ -1,0 +1,42 @@
+package hooks
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mem-dev/mem/internal/rawfile"
+)
+
+// logHookError appends one line to <cacheDir>/hook.log; hooks fail open,
+// so this is the only trace of our own errors. It does nothing when the
+// cache directory is unknown and ignores its own failures.
+func logHookError(cacheDir string, now time.Time, msg string) {
+	if cacheDir == "" {
+		return
+	}
+	appendLine(filepath.Join(cacheDir, "hook.log"), now.UTC().Format(time.RFC3339)+" "+msg)
+}
+
+// appendLine appends line (its newlines made spaces) to the file at path,
+// creating the file, and its directory only when that is missing: the
+// prompt hook writes here on every prompt, into a directory that almost
+// always exists.
+func appendLine(path, line string) error {
+	f, err := rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			f, err = rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(strings.ReplaceAll(line, "\n", " ") + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
