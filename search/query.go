@@ -7,11 +7,9 @@ import (
 	"unicode"
 )
 
-// Query is a search built from a user prompt: weighted terms, and the cleaned
-// text they came from (for logs).
+// Query is a search built from a user prompt: weighted terms.
 type Query struct {
 	terms []qterm
-	text  string // cleaned prompt text that the terms came from
 }
 
 type qterm struct {
@@ -45,16 +43,11 @@ func ParseQuery(prompt, previous string) Query {
 func parsePrompt(prompt string) Query {
 	var q Query
 	acc := map[string]int{}
-	var clean strings.Builder
 	eachSegment(prompt, func(text string, code bool) {
 		w := weightProse
 		if code {
 			w = weightCode
 		}
-		if clean.Len() > 0 {
-			clean.WriteByte(' ')
-		}
-		clean.WriteString(strings.Join(strings.Fields(text), " "))
 		tokenize(text, func(t token) {
 			if i, ok := acc[t.term]; ok {
 				q.terms[i].weight = max(q.terms[i].weight, w)
@@ -64,7 +57,6 @@ func parsePrompt(prompt string) Query {
 			q.terms = append(q.terms, qterm{term: t.term, weight: w, prompt: true, entity: t.entity})
 		})
 	})
-	q.text = clean.String()
 	return q
 }
 
@@ -76,7 +68,7 @@ func (q Query) Refine(previous string) Query {
 	if q.Empty() || previous == "" {
 		return q
 	}
-	out := Query{text: q.text, terms: slices.Clone(q.terms)}
+	out := Query{terms: slices.Clone(q.terms)}
 	acc := make(map[string]int, len(out.terms))
 	for i, t := range out.terms {
 		acc[t.term] = i
@@ -127,9 +119,6 @@ func tail(s string, n int) string {
 
 // Empty reports whether the query has no terms of its own.
 func (q Query) Empty() bool { return len(q.terms) == 0 }
-
-// Text returns the cleaned prompt text that the query was built from.
-func (q Query) Text() string { return q.text }
 
 // String lists the query terms with their weights, for logs: terms of the
 // previous turn are marked "+", entities "@".
