@@ -27,12 +27,12 @@ type PromptInput struct {
 	SessionID      string `json:"session_id"`
 }
 
-// ParsePromptInput decodes the hook's JSON input as encoding/json would
+// parsePromptInput decodes the hook's JSON input as encoding/json would
 // decode it into a PromptInput (keys match case-insensitively, the last of
 // duplicates wins, null leaves a field empty, any other type is an error),
 // without the reflection that encoding/json pays for on first use: in a
 // hook, first use is every use.
-func ParsePromptInput(data []byte) (PromptInput, error) {
+func parsePromptInput(data []byte) (PromptInput, error) {
 	var in PromptInput
 	s := jsonscan.New(data)
 	if s.Kind() == 'n' {
@@ -92,7 +92,7 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	if err != nil {
 		return
 	}
-	hin, err := ParsePromptInput(data)
+	hin, err := parsePromptInput(data)
 	if err != nil {
 		return // no place is known yet to log it in
 	}

@@ -237,9 +237,9 @@ func FuzzParsePromptInput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var want PromptInput
 		werr := json.Unmarshal(data, &want)
-		got, err := ParsePromptInput(data)
+		got, err := parsePromptInput(data)
 		if (werr == nil) != (err == nil) {
-			t.Fatalf("%q: encoding/json error %v, ParsePromptInput error %v", data, werr, err)
+			t.Fatalf("%q: encoding/json error %v, parsePromptInput error %v", data, werr, err)
 		}
 		if err == nil && got != want {
 			t.Fatalf("%q: got %+v, encoding/json %+v", data, got, want)

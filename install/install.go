@@ -98,9 +98,7 @@ func Plan(o Options) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps := []func(*planner) error{planSettings, planPreCommit}
-	steps = append(steps, planMCP, planRules, planMergeDriver)
-	for _, step := range steps {
+	for _, step := range []func(*planner) error{planSettings, planPreCommit, planMCP, planRules, planMergeDriver} {
 		if err := step(pl); err != nil {
 			return nil, err
 		}
@@ -121,9 +119,7 @@ func PlanUninstall(o Options) ([]Change, error) {
 	if slices.Contains(o.Agents, Kimi) {
 		pl.agents = append(pl.agents, Kimi)
 	}
-	steps := []func(*planner) error{unplanSettings, unplanPreCommit}
-	steps = append(steps, unplanMCP, unplanRules, unplanMergeDriver)
-	for _, step := range steps {
+	for _, step := range []func(*planner) error{unplanSettings, unplanPreCommit, unplanMCP, unplanRules, unplanMergeDriver} {
 		if err := step(pl); err != nil {
 			return nil, err
 		}

@@ -127,7 +127,6 @@ type builder struct {
 	lenSum [numFields]float64
 	table  []byte // docEntrySize bytes a document
 	recs   []byte
-	n      int
 	local  map[string]*[numFields]byte // the document being added: term → frequency per field
 	cache  map[string]string           // word → term, shared across documents
 }
@@ -141,6 +140,9 @@ func newBuilder(docs int) *builder {
 		cache: make(map[string]string, 1024),
 	}
 }
+
+// docs returns how many documents the builder holds: one norms record each.
+func (b *builder) docs() int { return len(b.norms) / normSize }
 
 func (b *builder) posting(term string) *postingBuilder {
 	pb := b.terms[term]
@@ -161,8 +163,7 @@ func (b *builder) appendRecord(rec []byte) {
 
 // add tokenizes d and gives it the next id.
 func (b *builder) add(d *Doc) {
-	id := uint32(b.n)
-	b.n++
+	id := uint32(b.docs())
 	clear(b.local)
 	var counts [numFields]int
 	add := func(f int, text string) {
@@ -234,8 +235,7 @@ func (b *builder) adopt(ix *Index, keep func(path string) bool) error {
 			ids[id] = -1
 			continue
 		}
-		ids[id] = int32(b.n)
-		b.n++
+		ids[id] = int32(b.docs())
 		n := ix.sec[secNorms][id*normSize : (id+1)*normSize]
 		for f := range numFields {
 			b.lenSum[f] += float64(binary.LittleEndian.Uint16(n[2*f:]))
@@ -275,12 +275,13 @@ func (b *builder) encode(sources []Source) []byte {
 	slices.Sort(sorted)
 
 	meta := make([]byte, metaSize)
-	binary.LittleEndian.PutUint32(meta[0:], uint32(b.n))
+	n := b.docs()
+	binary.LittleEndian.PutUint32(meta[0:], uint32(n))
 	binary.LittleEndian.PutUint32(meta[4:], uint32(len(sorted)))
 	for f := range numFields {
 		avg := 1.0
-		if b.n > 0 && b.lenSum[f] > 0 {
-			avg = b.lenSum[f] / float64(b.n)
+		if n > 0 && b.lenSum[f] > 0 {
+			avg = b.lenSum[f] / float64(n)
 		}
 		binary.LittleEndian.PutUint32(meta[8+4*f:], math.Float32bits(float32(avg)))
 	}
