@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mem-dev/mem/internal/gittest"
 )
 
 // TestMain isolates git from this machine's configuration and doubles as the
@@ -22,25 +24,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	home, err := os.MkdirTemp("", "gitstore-home-")
-	if err != nil {
-		panic(err)
-	}
-	global := filepath.Join(home, "gitconfig")
-	err = os.WriteFile(global, []byte("[user]\n\tname = Test User\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644)
-	if err != nil {
-		panic(err)
-	}
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} {
-		os.Unsetenv(k)
-	}
-	os.Setenv("HOME", home)
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	os.Setenv("GIT_CONFIG_GLOBAL", global)
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
+	gittest.Main(m, "[user]\n\tname = Test User\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
 }
 
 // helper waits for the start file, then locks the store and applies one file.

@@ -18,29 +18,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/gittest"
 )
 
 // TestMain isolates git from this machine's configuration.
 func TestMain(m *testing.M) {
-	home, err := os.MkdirTemp("", "mcpserver-home-")
-	if err != nil {
-		panic(err)
-	}
-	global := filepath.Join(home, "gitconfig")
-	if err := os.WriteFile(global, []byte("[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
-		panic(err)
-	}
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
-		"EMAIL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "MEM_STORE"} {
-		os.Unsetenv(k)
-	}
-	os.Setenv("HOME", home)
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	os.Setenv("GIT_CONFIG_GLOBAL", global)
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
+	gittest.Main(m, "[init]\n\tdefaultBranch = main\n")
 }
 
 // git runs git in dir and returns its trimmed output.
