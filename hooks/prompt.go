@@ -103,10 +103,10 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	if err != nil {
 		return // not in a repository: nothing to remember here
 	}
-	if fi, err := os.Stat(place.Store); err != nil || !fi.IsDir() {
-		return // no store in this repository
-	}
 	ctx, results, q, err := answer(place, hin, refresh, now)
+	if errors.Is(err, errNoStore) {
+		return
+	}
 	if err != nil {
 		logHookError(place.CacheDir(), now, "prompt: "+err.Error())
 		return
@@ -127,6 +127,9 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 	if q.Empty() {
 		// No topic of its own: the previous turn may refine a topic but
 		// never create one, so the transcript need not be read.
+		if !isDir(place.Store) {
+			return "", nil, q, errNoStore
+		}
 		return "", nil, q, nil
 	}
 	ix, err := OpenFresh(place, refresh, now)
@@ -142,9 +145,14 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 	return Render(results, now), results, q, nil
 }
 
+// errNoStore means the repository has no store: nothing to remember here.
+var errNoStore = errors.New("no store in this repository")
+
 // OpenFresh opens the place's search cache, refreshing it first when the
 // cheap freshness signals say the files moved, and rebuilding it when it is
-// missing or corrupt.
+// missing or corrupt. A fresh cache vouches for its store's directory (its
+// stamp was just checked), so the store is looked for only when the cache
+// cannot be used; errNoStore says it is not there.
 func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.Index, error) {
 	path := place.IndexPath()
 	ix, err := search.Open(path)
@@ -156,6 +164,12 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 			fresh.Clear(place.CacheDir())
 			return ix, nil
 		}
+	}
+	if !isDir(place.Store) {
+		if ix != nil {
+			ix.Close()
+		}
+		return nil, errNoStore
 	}
 	if refresh == nil {
 		if ix != nil {
@@ -178,6 +192,11 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 		return nil, errors.New("mem and mem-hook write different index formats: install both from the same version")
 	}
 	return ix, err
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // Render formats results as the text injected into the agent's context:

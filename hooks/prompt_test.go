@@ -246,3 +246,25 @@ func FuzzParsePromptInput(f *testing.F) {
 		}
 	})
 }
+
+// TestPromptWithoutStore: in a repository that has no store the hook says
+// nothing and writes nothing, not even its decision log.
+func TestPromptWithoutStore(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, prompt := range []string{"spanish vat rounding", "ok go ahead"} {
+		var out bytes.Buffer
+		Prompt(strings.NewReader(`{"prompt":`+quote(prompt)+`,"cwd":`+quote(root)+`}`), &out, func(locate.Place) error {
+			t.Errorf("%q: refresh called without a store", prompt)
+			return nil
+		}, promptNow)
+		if out.Len() != 0 {
+			t.Errorf("%q: printed %q", prompt, out.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "mem")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf(".git/mem exists (%v): the hook wrote into a repository without a store", err)
+	}
+}
