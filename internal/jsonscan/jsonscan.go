@@ -259,12 +259,20 @@ func (s *Scanner) stringToken() (raw []byte, plain bool, err error) {
 	d := s.data
 	start := s.pos + 1
 	plain = true
+	var high byte // the OR of the plain bytes: ≥ 0x80 when any is not ASCII
 	for i := start; i < len(d); {
+		for i < len(d) && d[i] >= 0x20 && d[i] != '"' && d[i] != '\\' {
+			high |= d[i]
+			i++
+		}
+		if i == len(d) {
+			break
+		}
 		c := d[i]
 		switch {
 		case c == '"':
 			s.pos = i + 1
-			return d[start:i], plain, nil
+			return d[start:i], plain && high < utf8.RuneSelf, nil
 		case c == '\\':
 			plain = false
 			if i+1 >= len(d) {
@@ -281,13 +289,8 @@ func (s *Scanner) stringToken() (raw []byte, plain bool, err error) {
 			default:
 				return nil, false, ErrSyntax
 			}
-		case c < 0x20:
+		default: // a control character
 			return nil, false, ErrSyntax
-		default:
-			if c >= utf8.RuneSelf {
-				plain = false
-			}
-			i++
 		}
 	}
 	return nil, false, ErrSyntax
