@@ -17,6 +17,7 @@ import (
 	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/verify"
 )
 
@@ -25,8 +26,8 @@ const ReviewFile = "review.jsonl"
 
 // CurateOptions tune a curation run.
 type CurateOptions struct {
-	Model    curator.Asker // nil: the deterministic pass only
-	DryRun   bool          // report, write nothing
+	Model    model.Asker // nil: the deterministic pass only
+	DryRun   bool        // report, write nothing
 	Progress func(done, total int)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/mem-dev/mem/capture"
 	"github.com/mem-dev/mem/enrich"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/search"
 	"github.com/mem-dev/mem/secrets"
 )
@@ -22,7 +23,7 @@ type Captured struct {
 
 // Capture asks the model what a session decided or learned, skips what the
 // store already holds, and stores at most max memories, one commit each.
-func (r *Repo) Capture(ctx context.Context, a capture.Asker, transcriptPath string, max int) (Captured, error) {
+func (r *Repo) Capture(ctx context.Context, a model.Asker, transcriptPath string, max int) (Captured, error) {
 	ix, err := r.Index(ctx)
 	if err != nil {
 		return Captured{}, err
@@ -69,7 +70,7 @@ type Enriched struct {
 // Enrich writes `aliases:` (the words a person would type when they need a
 // memory) on the named memories, or on every current memory that has none
 // (all of them with force), one commit per memory.
-func (r *Repo) Enrich(ctx context.Context, a enrich.Asker, slugs []string, force bool, progress func(done, total int)) ([]Enriched, error) {
+func (r *Repo) Enrich(ctx context.Context, a model.Asker, slugs []string, force bool, progress func(done, total int)) ([]Enriched, error) {
 	unlock, err := r.lock(ctx)
 	if err != nil {
 		return nil, err

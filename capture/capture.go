@@ -4,7 +4,7 @@
 //
 // The flow is Digest (the transcript condensed to one line per prompt,
 // assistant text and tool call, the end kept when it is long), Prompt (the
-// instructions around the digest), one model call through an Asker, then a
+// instructions around the digest), one model call through an model.Asker, then a
 // deterministic check of every proposal (Propose). The model only fills the
 // typed fields of Proposal; nothing it answers is written without passing
 // that check, and nothing here writes a file: the caller stores what Propose
@@ -35,14 +35,9 @@ import (
 	"unicode"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/search"
 )
-
-// Asker asks a model for a typed answer: it sends prompt and decodes the
-// JSON answer into out. model.Runner satisfies it.
-type Asker interface {
-	Ask(ctx context.Context, prompt string, out any) error
-}
 
 // Searcher is the caller's search over the store it will write to: the slug
 // and normalised score (search.Result.Score) of the best memory for query,
@@ -122,7 +117,7 @@ const HeldScore = 0.80
 // with nothing to show returns no proposals without asking the model.
 // An error is returned only when the transcript cannot be read or the model
 // cannot be asked; a bad answer from the model is a list of skips.
-func Propose(ctx context.Context, a Asker, transcriptPath string, find Searcher, max int) (keep []Proposal, skipped []Skipped, err error) {
+func Propose(ctx context.Context, a model.Asker, transcriptPath string, find Searcher, max int) (keep []Proposal, skipped []Skipped, err error) {
 	if max <= 0 {
 		max = DefaultMax
 	}

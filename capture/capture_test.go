@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 )
 
 // fakeAsker answers every call with canned JSON, decoded as the model
@@ -31,7 +32,7 @@ func (f *fakeAsker) Ask(_ context.Context, prompt string, out any) error {
 	return dec.Decode(out)
 }
 
-var _ Asker = (*fakeAsker)(nil)
+var _ model.Asker = (*fakeAsker)(nil)
 
 func answerOf(ps ...Proposal) string {
 	return mustJSON(map[string]any{"memories": ps})
@@ -203,7 +204,7 @@ func TestProposeErrors(t *testing.T) {
 		t.Error("missing transcript: want an error")
 	}
 	if _, _, err := Propose(context.Background(), nil, session, nil, 0); err == nil {
-		t.Error("nil Asker: want an error")
+		t.Error("nil model.Asker: want an error")
 	}
 	// Unknown fields are the runner's to reject; the fake rejects them too.
 	if _, _, err := Propose(context.Background(), &fakeAsker{answer: `{"memories":[],"extra":1}`}, session, nil, 0); err == nil {

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/internal/text"
+	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -179,7 +180,7 @@ func BoundaryCandidates(rules []Rule, mems []Memory) []BoundaryCandidate {
 // tension it finds, in candidate order. Nothing is applied. With a nil model
 // it asks nothing and returns nothing. An error from the model stops the
 // check: it returns the tensions found so far and the error.
-func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, model Asker) ([]ReviewItem, error) {
+func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, model model.Asker) ([]ReviewItem, error) {
 	if model == nil {
 		return nil, nil
 	}

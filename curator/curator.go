@@ -8,18 +8,13 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 )
 
 // Memory is one memory of the store, by slug.
 type Memory struct {
 	Slug string
 	M    *mdparse.Memory
-}
-
-// Asker asks a language model one question and decodes its JSON answer
-// strictly into out. The model runner satisfies it.
-type Asker interface {
-	Ask(ctx context.Context, prompt string, out any) error
 }
 
 // PathChecker tells whether a repository path exists. known is false when it
@@ -88,7 +83,7 @@ type Result struct {
 
 // Options configure Run.
 type Options struct {
-	Model    Asker                 // nil: the deterministic pass only
+	Model    model.Asker           // nil: the deterministic pass only
 	Paths    PathChecker           // nil: no dead-path check
 	Progress func(done, total int) // after each model call, and once with done 0
 	MaxPairs int                   // most pairs to ask the model about; 0 means all

@@ -39,14 +39,9 @@ import (
 
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/search"
 )
-
-// Asker asks a model for a typed answer: it sends prompt and decodes the
-// JSON answer into out. model.Runner satisfies it.
-type Asker interface {
-	Ask(ctx context.Context, prompt string, out any) error
-}
 
 const (
 	// MaxAliases is how many aliases a memory keeps at most.
@@ -122,7 +117,7 @@ Answer with JSON only, no prose and no code fence:
 // store) and filters the answer (see Filter). kept may be empty: the model
 // found nothing that passes. An error is returned only when the model
 // cannot be asked or answers in the wrong shape.
-func Aliases(ctx context.Context, a Asker, m *mdparse.Memory, slug string) (kept []string, dropped map[string]string, err error) {
+func Aliases(ctx context.Context, a model.Asker, m *mdparse.Memory, slug string) (kept []string, dropped map[string]string, err error) {
 	if a == nil {
 		return nil, nil, errors.New("enrich: no model to ask")
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 )
 
 func vatMemory() *mdparse.Memory {
@@ -155,7 +156,7 @@ func (f *fakeAsker) Ask(_ context.Context, prompt string, out any) error {
 	return dec.Decode(out)
 }
 
-var _ Asker = (*fakeAsker)(nil)
+var _ model.Asker = (*fakeAsker)(nil)
 
 func TestAliases(t *testing.T) {
 	m := deployMemory()
@@ -182,7 +183,7 @@ func TestAliases(t *testing.T) {
 		t.Error("wrong answer shape: want an error")
 	}
 	if _, _, err := Aliases(context.Background(), nil, m, "x"); err == nil {
-		t.Error("nil Asker: want an error")
+		t.Error("nil model.Asker: want an error")
 	}
 	if _, _, err := Aliases(context.Background(), a, nil, "x"); err == nil {
 		t.Error("nil memory: want an error")

@@ -67,6 +67,16 @@ const (
 // represented by a nil *Runner).
 var ErrUnavailable = errors.New("no model available")
 
+// Asker asks a model for a typed answer: it sends prompt and decodes the
+// JSON answer into out. The offline passes take one; *Runner is the real
+// one (safe to call from several goroutines at once), and their unit tests
+// substitute canned answers.
+type Asker interface {
+	Ask(ctx context.Context, prompt string, out any) error
+}
+
+var _ Asker = (*Runner)(nil)
+
 // Runner asks an external model command for typed answers. A nil *Runner is
 // valid and means "no model": Available and Ask return ErrUnavailable.
 type Runner struct {

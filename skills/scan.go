@@ -11,14 +11,9 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/text"
+	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/sessions"
 )
-
-// Asker asks a model for a typed answer: it sends prompt and decodes the
-// JSON answer into out. model.Runner satisfies it.
-type Asker interface {
-	Ask(ctx context.Context, prompt string, out any) error
-}
 
 // ErrNoModel is returned by Scan, with its candidates counted, when there
 // is no model to write the drafts: nothing is written.
@@ -60,7 +55,7 @@ type ScanResult struct {
 // or when the index holds no failure of its steps (the gate could not admit
 // it). With no model (asker nil) Scan returns the candidates and
 // ErrNoModel, and writes nothing.
-func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker Asker, max int) (ScanResult, error) {
+func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker model.Asker, max int) (ScanResult, error) {
 	if max <= 0 {
 		max = DefaultMax
 	}

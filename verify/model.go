@@ -9,14 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 )
-
-// Asker runs a language model: it sends prompt and decodes the model's JSON
-// answer into out, as json.Unmarshal does. The model runner satisfies it. Run
-// may call Ask from several goroutines at once.
-type Asker interface {
-	Ask(ctx context.Context, prompt string, out any) error
-}
 
 // maxModelClaims bounds how many claims one answer may add.
 const maxModelClaims = 50
@@ -45,9 +39,9 @@ The note:
 // against repoRoot "" (shape only; Run validates against the repository
 // again). Claims that pass come back with Source "model"; the others come
 // back as Rejected with their reason, the claim as the model wrote it. A nil
-// Asker returns nothing. The error is the model's failure to answer; an answer
+// model.Asker returns nothing. The error is the model's failure to answer; an answer
 // that is not the expected JSON shape is an error too.
-func ModelClaims(ctx context.Context, a Asker, m *mdparse.Memory) ([]Claim, []Rejected, error) {
+func ModelClaims(ctx context.Context, a model.Asker, m *mdparse.Memory) ([]Claim, []Rejected, error) {
 	if a == nil || m == nil {
 		return nil, nil, nil
 	}

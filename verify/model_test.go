@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 )
 
 // fakeModel answers every prompt with the same JSON text, decoded the way
@@ -32,7 +33,7 @@ func (f *fakeModel) Ask(ctx context.Context, prompt string, out any) error {
 	return json.Unmarshal([]byte(f.answer), out)
 }
 
-var _ Asker = (*fakeModel)(nil)
+var _ model.Asker = (*fakeModel)(nil)
 
 // hostile is what a compromised or confused model might answer; sentinel is
 // the path a successful injection would create.
@@ -145,7 +146,7 @@ func TestModelClaimsPrompt(t *testing.T) {
 		}
 	}
 	if c, r, err := ModelClaims(context.Background(), nil, m); c != nil || r != nil || err != nil {
-		t.Error("a nil Asker must add nothing")
+		t.Error("a nil model.Asker must add nothing")
 	}
 }
 

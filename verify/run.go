@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/model"
 )
 
 // Report is the outcome of a run over a set of memories.
@@ -44,11 +45,11 @@ type Finding struct {
 const workers = 4
 
 // Run extracts, validates and probes the claims of every memory (slug →
-// memory). a may be nil (no model); an Asker with an Available() error method
+// memory). a may be nil (no model); an model.Asker with an Available() error method
 // that reports an error counts as no model. progress, when not nil, is called after
 // each memory with the number done and the total; calls never overlap.
 // Findings are sorted by memory, then by claim kind and argument.
-func Run(ctx context.Context, p *Prober, a Asker, memories map[string]*mdparse.Memory, progress func(done, total int)) Report {
+func Run(ctx context.Context, p *Prober, a model.Asker, memories map[string]*mdparse.Memory, progress func(done, total int)) Report {
 	if av, ok := a.(interface{ Available() error }); ok && av.Available() != nil {
 		a = nil // a model runner that cannot run (a nil *model.Runner means --no-model)
 	}
@@ -127,7 +128,7 @@ func Run(ctx context.Context, p *Prober, a Asker, memories map[string]*mdparse.M
 
 // check runs one memory: deterministic claims, then the model's, each
 // validated against the repository before it is probed.
-func check(ctx context.Context, p *Prober, a Asker, slug string, m *mdparse.Memory) ([]Result, []Rejected, error) {
+func check(ctx context.Context, p *Prober, a model.Asker, slug string, m *mdparse.Memory) ([]Result, []Rejected, error) {
 	claims := Extract(m)
 	var rejected []Rejected
 	var modelErr error

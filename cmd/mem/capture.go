@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/mem-dev/mem/capture"
 	"github.com/mem-dev/mem/model"
 )
 
@@ -84,5 +83,3 @@ func (c captureCmd) detach(e *env, dir string) error {
 	}
 	return cmd.Process.Release()
 }
-
-var _ capture.Asker = (*model.Runner)(nil)

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/mem-dev/mem/enrich"
-	"github.com/mem-dev/mem/model"
 )
 
 type enrichCmd struct {
@@ -34,5 +31,3 @@ func (c enrichCmd) Run(e *env) error {
 	}
 	return err
 }
-
-var _ enrich.Asker = (*model.Runner)(nil)

@@ -37,7 +37,7 @@ func (c skillsScanCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var asker skills.Asker
+	var asker model.Asker
 	if m := modelFor(e, c.NoModel, "skill drafts"); m != nil {
 		asker = m
 	}
@@ -176,5 +176,3 @@ func skillHint(err error) error {
 	}
 	return err
 }
-
-var _ skills.Asker = (*model.Runner)(nil)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/model"
-	"github.com/mem-dev/mem/verify"
 )
 
 type verifyCmd struct {
@@ -63,5 +62,3 @@ func modelFor(e *env, off bool, what string) *model.Runner {
 	}
 	return m
 }
-
-var _ verify.Asker = (*model.Runner)(nil)
