@@ -38,5 +38,5 @@ func sniffType(line []byte) (typ string, ok bool) {
 	return "", s.End() == nil
 }
 
-// errFound stops sniffType's walk at the key it looks for.
+// errFound stops a walk at the key it looks for.
 var errFound = errors.New("found")

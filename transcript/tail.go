@@ -65,9 +65,6 @@ func lastText(chunk []byte) (string, bool) {
 		s := bytes.LastIndexByte(chunk[:end-1], '\n') + 1
 		line := trimEOL(chunk[s:end])
 		end = s
-		if typ, ok := sniffType(line); !ok || typ != "assistant" {
-			continue
-		}
 		if text := assistantText(line); text != "" {
 			return text, true
 		}
@@ -76,16 +73,27 @@ func lastText(chunk []byte) (string, bool) {
 }
 
 // assistantText returns the last non-blank text block of an assistant
-// line, or "" when it has none, is an API error message or is not valid
-// JSON. It reads what ParseLine would (a fuzz test holds it to that)
+// line, or "" when it has none, is an API error message, is not valid JSON
+// or is not an assistant line (its first "type", as sniffType reads it).
+// It reads what ParseLine would (a fuzz test holds it to that) in one walk,
 // without encoding/json, whose first use of a type costs reflection: in a
-// hook every use is the first.
+// hook every use is the first. A line of another type stops the walk at its
+// "type", which Claude Code writes before the bulky fields of those lines.
 func assistantText(line []byte) string {
 	s := jsonscan.New(line)
-	var apiError bool
+	var apiError, typed bool
 	var blocks []textBlock
 	err := s.Object(func(key []byte) error {
 		switch {
+		case string(key) == "type" && !typed:
+			typed = true
+			if s.Kind() != '"' {
+				return errFound
+			}
+			if typ, err := s.String(); err != nil || typ != "assistant" {
+				return errFound
+			}
+			return nil
 		case bytes.EqualFold(key, []byte("isApiErrorMessage")):
 			if k := s.Kind(); k == 't' || k == 'f' {
 				var err error
@@ -119,7 +127,7 @@ func assistantText(line []byte) string {
 		}
 		return s.Skip()
 	})
-	if err != nil || s.End() != nil || apiError {
+	if err != nil || !typed || s.End() != nil || apiError {
 		return ""
 	}
 	for i := len(blocks) - 1; i >= 0; i-- {

@@ -448,11 +448,8 @@ func FuzzAssistantText(f *testing.F) {
 			return
 		}
 		e, err := ParseLine(line)
-		if err == nil && e.Type != "assistant" {
-			return // assistantText reads assistant lines only
-		}
 		want := ""
-		if err == nil && !e.IsAPIError {
+		if err == nil && e.Type == "assistant" && !e.IsAPIError {
 			for i := len(e.Text) - 1; i >= 0; i-- {
 				if strings.TrimSpace(e.Text[i]) != "" {
 					want = e.Text[i]
