@@ -49,21 +49,17 @@ func CandidatePairs(mems []Memory) [][2]int {
 			fs[i] = featuresOf(m.M)
 		}
 	}
-	return candidatePairs(mems, fs)
-}
-
-type scoredPair struct {
-	i, j  int
-	score float64
-}
-
-func candidatePairs(mems []Memory, fs []*features) [][2]int {
 	sp := scorePairs(mems, fs)
 	out := make([][2]int, len(sp))
 	for k, p := range sp {
 		out[k] = [2]int{p.i, p.j}
 	}
 	return out
+}
+
+type scoredPair struct {
+	i, j  int
+	score float64
 }
 
 func scorePairs(mems []Memory, fs []*features) []scoredPair {

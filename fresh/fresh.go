@@ -87,26 +87,6 @@ type Stamps interface {
 	File(i int) Stamp
 }
 
-// List is a Stamps held in memory.
-type List struct{ dirs, files []Stamp }
-
-// NewList sorts stamps into directories and files.
-func NewList(stamps []Stamp) List {
-	var l List
-	for _, s := range stamps {
-		if s.Kind == Dir {
-			l.dirs = append(l.dirs, s)
-		} else {
-			l.files = append(l.files, s)
-		}
-	}
-	return l
-}
-
-func (l List) Dirs() []Stamp    { return l.dirs }
-func (l List) Files() int       { return len(l.files) }
-func (l List) File(i int) Stamp { return l.files[i] }
-
 // Check compares stamps with the filesystem. A quick check (full false)
 // follows the cheap signals in the package comment and checks every file
 // when the marker says an agent edited the store; a full check stats

@@ -51,7 +51,7 @@ func TestCheck(t *testing.T) {
 			dir, stamps := store(t, tt.files)
 			cache := t.TempDir()
 			tt.touch(t, dir, cache)
-			if got := Check(NewList(stamps), cache, now, tt.full); got != tt.want {
+			if got := Check(newStampList(stamps), cache, now, tt.full); got != tt.want {
 				t.Errorf("Check = %v, want %v", got, tt.want)
 			}
 		})
@@ -66,12 +66,12 @@ func TestRotatingSlice(t *testing.T) {
 	write(t, filepath.Join(dir, "m321.md"))
 	seen := false
 	for ms := 0; ms < 500 && !seen; ms += slice {
-		seen = Check(NewList(stamps), cache, time.UnixMilli(int64(ms)), false) == Stale
+		seen = Check(newStampList(stamps), cache, time.UnixMilli(int64(ms)), false) == Stale
 	}
 	if !seen {
 		t.Error("a full rotation of quick checks did not notice the edit")
 	}
-	if Check(NewList(stamps), cache, time.UnixMilli(0), false) != Fresh {
+	if Check(newStampList(stamps), cache, time.UnixMilli(0), false) != Fresh {
 		t.Error("the first slice does not hold the edited file, yet the check said stale")
 	}
 }
@@ -82,3 +82,24 @@ func write(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// stampList is a Stamps held in memory, for these tests (the product reads
+// stamps in place from the search cache).
+type stampList struct{ dirs, files []Stamp }
+
+// newStampList sorts stamps into directories and files.
+func newStampList(stamps []Stamp) stampList {
+	var l stampList
+	for _, s := range stamps {
+		if s.Kind == Dir {
+			l.dirs = append(l.dirs, s)
+		} else {
+			l.files = append(l.files, s)
+		}
+	}
+	return l
+}
+
+func (l stampList) Dirs() []Stamp    { return l.dirs }
+func (l stampList) Files() int       { return len(l.files) }
+func (l stampList) File(i int) Stamp { return l.files[i] }
