@@ -5,7 +5,6 @@ import (
 	"github.com/mem-dev/mem/fresh"
 	"math"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -353,12 +352,14 @@ func (ix *Index) lookup(term string) int {
 			ix.corrupt.Store(true)
 			return -1
 		}
+		// Conversions compared in place are not copied: no allocation.
 		s := strs[off : off+n]
-		if c := strings.Compare(string(s), term); c < 0 {
+		switch {
+		case string(s) < term:
 			lo = m + 1
-		} else if c == 0 {
+		case string(s) == term:
 			return m
-		} else {
+		default:
 			hi = m
 		}
 	}
