@@ -4,12 +4,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/fresh"
-	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mem-dev/mem/fresh"
 )
 
 // Sentinel errors of Open. Either means: rebuild the cache, silently.
@@ -20,7 +20,7 @@ var (
 
 const (
 	magic   = "memindex"
-	version = 3
+	version = 4
 )
 
 // Sections, in file order.
@@ -36,20 +36,15 @@ const (
 )
 
 const (
-	secEntrySize  = 24 // offset u64, length u64, crc32 u32, reserved u32
+	secEntrySize  = 24 // offset u64, length u64, checksum u32, reserved u32
 	headerSize    = 16 + numSections*secEntrySize + 4
 	metaSize      = 8 + 4*numFields
-	dictEntrySize = 24 // term offset, term length, df, postings offset, postings length, postings crc32
+	dictEntrySize = 24 // term offset, term length, df, postings offset, postings length, postings checksum
 	normSize      = 18 // field lengths 5×u16, importance, class, flags, reserved, modified (days) u32
-	docEntrySize  = 12 // record offset, length, crc32
+	docEntrySize  = 12 // record offset, length, checksum
 
 	flagSuperseded = 1
 )
-
-// checksum is CRC-32 (IEEE). Castagnoli's hardware tables cost ~0.2 ms to
-// build in every process, which the prompt path cannot pay for a few
-// kilobytes of checks; IEEE's cost a fifth of that.
-func checksum(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
 
 // assemble writes the header and the sections, each aligned to 8 bytes.
 func assemble(secs [numSections][]byte) []byte {

@@ -119,13 +119,13 @@
 // rename) and read in place (mapped where the platform allows):
 //
 //	header   magic "memindex" [8], version u32, section count u32 (7),
-//	         7 × {offset u64, length u64, crc32 u32, reserved u32},
-//	         crc32 u32 of everything before it
+//	         7 × {offset u64, length u64, checksum u32, reserved u32},
+//	         checksum u32 of everything before it
 //	sections each 8-byte aligned, in this order:
 //	meta     document count u32, term count u32, average field length f32 × 5
 //	dict     one 24-byte entry per term, sorted by term bytes:
 //	         {term offset u32, term length u32, document frequency u32,
-//	          postings offset u32, postings length u32, postings crc32 u32}
+//	          postings offset u32, postings length u32, postings checksum u32}
 //	strs     the term bytes the dictionary points into
 //	post     per term, per document in increasing id order: uvarint id delta
 //	         (the first is the id), a field mask byte, then one term-frequency
@@ -134,13 +134,16 @@
 //	         importance u8, class u8 (see classNames), flags u8
 //	         (1 = superseded), reserved u8, modified u32 (days since 1970)
 //	docs     one 12-byte entry per document {record offset u32, record length
-//	         u32, record crc32 u32}, then the records: uvarint-length strings
+//	         u32, record checksum u32}, then the records: uvarint-length strings
 //	         slug, path, store, name, description, class, superseded_by, body;
 //	         varints importance, modified (Unix ns, MinInt64 when unset),
 //	         line; string lists tags, aliases, unverified (uvarint count,
 //	         then strings)
 //	sources  uvarint count, then per source: path string, varint mod time
 //	         (ns), varint size, byte dir (0 or 1): the caller's stamps
+//
+// Checksums are the low 32 bits of XXH64 (seed 0): CRC-32 built lookup
+// tables in every process before its first use, about 25 µs of a hook.
 //
 // Open verifies the header and the checksums of meta, dict, strs, norms and
 // sources (what every query reads), and bounds-checks every dictionary
