@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/internal/rawfile"
@@ -34,7 +33,13 @@ func appendLine(path, line string) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteString(strings.ReplaceAll(line, "\n", " ") + "\n")
+	b := append(make([]byte, 0, len(line)+1), line...)
+	for i, c := range b { // one line, whatever it holds
+		if c == '\n' {
+			b[i] = ' '
+		}
+	}
+	_, err = f.Write(append(b, '\n'))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

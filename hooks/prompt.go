@@ -88,7 +88,7 @@ const contextBudget = 1500
 // fails the user's prompt: on any error of ours it prints nothing and logs
 // one line under the cache directory.
 func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
-	data, err := io.ReadAll(io.LimitReader(in, 16<<20))
+	data, err := readInput(in, 16<<20)
 	if err != nil {
 		return
 	}
@@ -119,6 +119,29 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 		logHookError(place.CacheDir(), now, "prompt: "+err.Error())
 	}
 	out.Write(ContextJSON("UserPromptSubmit", ctx))
+}
+
+// readInput reads at most limit bytes of in. It starts with a buffer that
+// holds any typed prompt, because in a process that lives for a millisecond
+// every fresh page of memory costs a page fault, and growing a buffer by
+// doubling touches a new one at every step; a large buffer's untouched
+// pages cost nothing.
+func readInput(in io.Reader, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, 16<<10)
+	r := io.LimitReader(in, limit)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // answer searches the store for the prompt and renders what to inject.
@@ -207,10 +230,12 @@ func Render(results []search.Result, now time.Time) string {
 		return ""
 	}
 	var b strings.Builder
+	b.Grow(contextBudget + 256)
 	b.WriteString("Memories that may bear on this prompt (from mem; `mem show <slug>` prints one whole):\n")
 	per := (contextBudget - b.Len()) / len(results)
 	for _, r := range results {
 		var e strings.Builder
+		e.Grow(per + 64)
 		where := r.Path
 		if r.Line > 0 {
 			where = fmt.Sprintf("%s:%d", r.Path, r.Line)
@@ -285,7 +310,8 @@ func Age(t, now time.Time) string {
 // It is written by hand, like the decision log: encoding/json's reflection
 // is cold code that every prompt would page in.
 func ContextJSON(event, context string) []byte {
-	b := []byte(`{"hookSpecificOutput":{"hookEventName":`)
+	b := make([]byte, 0, len(context)+len(context)/8+96) // room for escapes
+	b = append(b, `{"hookSpecificOutput":{"hookEventName":`...)
 	b = appendJSONString(b, event)
 	b = append(b, `,"additionalContext":`...)
 	b = appendJSONString(b, context)
@@ -320,14 +346,16 @@ func appendJSONString(b []byte, s string) []byte {
 // did (time, session, cleaned query, injected or not, results and scores),
 // so a person can review what was injected and what was kept quiet.
 func logDecision(cacheDir string, now time.Time, session string, q search.Query, results []search.Result) {
-	b := []byte(`{"time":`)
+	query := q.String()
+	b := make([]byte, 0, len(query)+len(query)/8+128*(len(results)+2))
+	b = append(b, `{"time":`...)
 	b = appendJSONString(b, now.UTC().Format(time.RFC3339Nano))
 	if session != "" {
 		b = append(b, `,"session":`...)
 		b = appendJSONString(b, session)
 	}
 	b = append(b, `,"query":`...)
-	b = appendJSONString(b, q.String())
+	b = appendJSONString(b, query)
 	b = append(b, `,"injected":`...)
 	b = strconv.AppendBool(b, len(results) > 0)
 	if len(results) > 0 {

@@ -77,3 +77,22 @@ func benchOpenAndSearch(b *testing.B, n int) {
 
 func BenchmarkOpenAndSearch500(b *testing.B) { benchOpenAndSearch(b, 500) }
 func BenchmarkOpenAndSearch10k(b *testing.B) { benchOpenAndSearch(b, 10000) }
+
+// A long prompt (pasted log, URL, image marker, path) and a previous turn
+// with prose, a code block and markup, as the hook meets them.
+const (
+	benchLongPrompt = "ok so two things. first, after I merged https://github.com/acme/shop/pull/412 the nightly job started failing again, here is the log:\n" +
+		"```\n2026-11-20T03:12:09Z ERROR worker.go:88 release pipeline: timeout after 30s waiting for server config (retry 3/3)\n" +
+		"2026-11-20T03:12:09Z WARN  data file cache/state.json is stale, rebuilding\n```\n" +
+		"[Image #1] shows the dashboard at that time. second, can you look at src/deploy/hooks/pre_release.py and figure out why the server timeout setting is ignored when the env var is set, and whether the data file path in the config is relative to the repo root or the working directory? dont change the public API, and please keep the fix small so we can backport it to the 2.x branch"
+	benchPrevious = "I've updated the release workflow so that the **nightly build** waits for the config server before it starts.\n\n" +
+		"### What changed\n- `deploy/hooks/pre_release.py`: the timeout now reads `SERVER_TIMEOUT` from the environment, falling back to 30 seconds.\n" +
+		"- `cache/state.json` is rebuilt only when its checksum differs, instead of on every run.\n\n" +
+		"```python\ndef server_timeout(env):\n    return int(env.get(\"SERVER_TIMEOUT\", \"30\"))\n```\n\n" +
+		"I ran the unit tests (`pytest tests/deploy -q`: 42 passed) and a dry run of the pipeline against staging. Let me know if you want the retry count raised as well, or the log level lowered for the stale-cache warning."
+)
+
+func BenchmarkParseQueryLong(b *testing.B) {
+	b.ReportAllocs()
+	loop(b, func() { ParseQuery(benchLongPrompt, benchPrevious) })
+}

@@ -41,8 +41,11 @@ func ParseQuery(prompt, previous string) Query {
 
 // parsePrompt builds the prompt's own terms.
 func parsePrompt(prompt string) Query {
-	var q Query
-	acc := map[string]int{}
+	// Sized for the prompt up front: in the hook's short life, slices and
+	// maps that grow by doubling touch fresh memory at every step.
+	n := min(len(prompt)/4+8, 1024)
+	q := Query{terms: make([]qterm, 0, n)}
+	acc := make(map[string]int, n)
 	eachSegment(prompt, func(text string, code bool) {
 		w := weightProse
 		if code {
@@ -68,8 +71,9 @@ func (q Query) Refine(previous string) Query {
 	if q.Empty() || previous == "" {
 		return q
 	}
-	out := Query{terms: slices.Clone(q.terms)}
-	acc := make(map[string]int, len(out.terms))
+	out := Query{terms: make([]qterm, len(q.terms), len(q.terms)+maxPreviousTerms)}
+	copy(out.terms, q.terms)
+	acc := make(map[string]int, len(out.terms)+maxPreviousTerms)
 	for i, t := range out.terms {
 		acc[t.term] = i
 	}
@@ -124,6 +128,11 @@ func (q Query) Empty() bool { return len(q.terms) == 0 }
 // previous turn are marked "+", entities "@".
 func (q Query) String() string {
 	var b strings.Builder
+	n := 0
+	for _, t := range q.terms {
+		n += len(t.term) + 8
+	}
+	b.Grow(n)
 	for i, t := range q.terms {
 		if i > 0 {
 			b.WriteByte(' ')

@@ -123,11 +123,11 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 
 	// Look the terms up; a term the store never uses adds nothing.
 	maxIDF := ix.idf(0)
-	stats := make([]termStat, 0, len(q.terms))
 	terms := q.terms
 	if p.expand > 0 {
 		terms = expand(terms, p.expand)
 	}
+	stats := make([]termStat, 0, len(terms))
 	for _, t := range terms {
 		if !t.prompt {
 			t.weight *= p.previous / weightPrevious
@@ -215,12 +215,17 @@ const maxPrompt = 32
 // maxPrevious rarest terms that only the previous turn contributed. A long
 // prompt's commonest words add time on every posting list and no evidence.
 func capTerms(stats []termStat, n int) []termStat {
-	var prompt, prev []termStat
+	// The prompt's terms, then the previous turn's, in one slice.
+	out := make([]termStat, 0, len(stats))
 	for _, st := range stats {
 		if st.prompt {
-			prompt = append(prompt, st)
-		} else {
-			prev = append(prev, st)
+			out = append(out, st)
+		}
+	}
+	own := len(out)
+	for _, st := range stats {
+		if !st.prompt {
+			out = append(out, st)
 		}
 	}
 	rarest := func(ts []termStat, n int) []termStat {
@@ -230,7 +235,8 @@ func capTerms(stats []termStat, n int) []termStat {
 		}
 		return ts
 	}
-	return append(rarest(prompt, maxPrompt), rarest(prev, n)...)
+	// The previous turn's kept terms move down over the prompt's dropped ones.
+	return append(rarest(out[:own], maxPrompt), rarest(out[own:], n)...)
 }
 
 // accumulate adds each term's BM25F contribution to scores, and to cov
@@ -270,7 +276,7 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float64, touched []b
 	if cov != nil {
 		bestCov = make([]float64, ix.nDocs)
 	}
-	var reached []int
+	reached := make([]int, 0, ix.nDocs) // a large buffer's untouched pages cost nothing
 	for _, g := range order {
 		for _, i := range members[g] {
 			st := stats[i]

@@ -18,7 +18,7 @@ func related(term string) string {
 // times the weight of the term they came from, unless the query already has
 // them. It returns a new slice; terms is not changed.
 func expand(terms []qterm, weight float64) []qterm {
-	out := make([]qterm, len(terms), len(terms)+8)
+	out := make([]qterm, len(terms), 2*len(terms)+8)
 	copy(out, terms)
 	for i := range terms {
 		t := terms[i]

@@ -153,7 +153,9 @@ func (s *Scanner) String() (string, error) {
 	if plain {
 		return string(raw), nil
 	}
-	return string(unquote(nil, raw)), nil
+	// Sized once: escapes shrink as they decode, and a buffer that grew by
+	// doubling would touch fresh memory at every step.
+	return string(unquote(make([]byte, 0, len(raw)), raw)), nil
 }
 
 // Bool reads true or false at the cursor.
