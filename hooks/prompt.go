@@ -159,7 +159,7 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 	if err != nil {
 		return "", nil, q, err
 	}
-	if hin.TranscriptPath != "" {
+	if hin.TranscriptPath != "" && q.WantsPrevious() {
 		if prev, err := transcript.LastAssistantText(hin.TranscriptPath); err == nil {
 			q = q.Refine(prev)
 		}

@@ -64,11 +64,12 @@ func parsePrompt(prompt string) Query {
 }
 
 // Refine returns q with the terms of the previous assistant turn added at a
-// lower weight. A query with no topic of its own stays empty: the previous
-// turn may refine a topic, never create one. The hook parses the prompt
-// first and reads the transcript only when there is a topic to refine.
+// lower weight, when q wants them (see WantsPrevious). A query with no topic
+// of its own stays empty: the previous turn may refine a topic, never create
+// one. The hook parses the prompt first and reads the transcript only when
+// the query wants it.
 func (q Query) Refine(previous string) Query {
-	if q.Empty() || previous == "" {
+	if !q.WantsPrevious() || previous == "" {
 		return q
 	}
 	out := Query{terms: make([]qterm, len(q.terms), len(q.terms)+maxPreviousTerms)}
@@ -119,6 +120,21 @@ func tail(s string, n int) string {
 		s = s[i+1:]
 	}
 	return s
+}
+
+// WantsPrevious reports whether the previous turn may refine q: q has a
+// topic of its own, but fewer terms than ranking keeps of a prompt
+// (maxPrompt). A prompt that fills them says what it is about by itself —
+// the prompts that lean on the turn before are short ("and on staging?") —
+// and skipping the transcript spares the slowest prompts its cost.
+func (q Query) WantsPrevious() bool {
+	own := 0
+	for _, t := range q.terms {
+		if t.prompt {
+			own++
+		}
+	}
+	return own > 0 && own < maxPrompt
 }
 
 // Empty reports whether the query has no terms of its own.

@@ -54,6 +54,30 @@ func TestTokens(t *testing.T) {
 	}
 }
 
+// A prompt that fills the terms ranking keeps is not refined by the
+// previous turn (so the hook need not read the transcript); one term fewer
+// still is.
+func TestLongPromptIgnoresPrevious(t *testing.T) {
+	words := strings.Fields("invoice ledger refund webhook stripe payout tax rounding receipt " +
+		"booking studio instructor schedule calendar reminder email template postmark " +
+		"deploy release rollback migration database index replica backup terraform bucket " +
+		"dashboard grafana alert latency")
+	const previous = "I opened the accessibility audit."
+	for _, c := range []struct {
+		n    int
+		want bool
+	}{{maxPrompt - 1, true}, {maxPrompt, false}} {
+		q := ParseQuery(strings.Join(words[:c.n], " "), previous)
+		if got := q.WantsPrevious(); got != c.want || len(parsePrompt(strings.Join(words[:c.n], " ")).terms) != c.n {
+			t.Fatalf("%d terms: WantsPrevious = %v, want %v (query %s)", c.n, got, c.want, q)
+		}
+		refined := slices.ContainsFunc(q.terms, func(t qterm) bool { return !t.prompt })
+		if refined != c.want {
+			t.Errorf("%d terms: refined by the previous turn = %v, want %v (query %s)", c.n, refined, c.want, q)
+		}
+	}
+}
+
 func TestParseQuery(t *testing.T) {
 	for _, c := range []struct {
 		name, prompt, previous string
