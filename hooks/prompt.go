@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -88,6 +89,16 @@ const contextBudget = 1500
 // fails the user's prompt: on any error of ours it prints nothing and logs
 // one line under the cache directory.
 func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
+	var place locate.Place
+	defer func() {
+		// A panic would exit 2, which blocks the user's prompt: fail open.
+		if r := recover(); r != nil && place.CommonDir != "" {
+			logHookError(place.CacheDir(), now, fmt.Sprintf("prompt: panic: %v", r))
+		}
+	}()
+	// The index is read through a memory map: should the file shrink under
+	// us, the fault becomes a panic recovered above.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	data, err := readInput(in, 16<<20)
 	if err != nil {
 		return
@@ -99,7 +110,7 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	if hin.Cwd == "" {
 		hin.Cwd, _ = os.Getwd()
 	}
-	place, err := locate.Find(hin.Cwd, "")
+	place, err = locate.Find(hin.Cwd, "")
 	if err != nil {
 		return // not in a repository: nothing to remember here
 	}

@@ -134,6 +134,24 @@ func TestPromptFailsOpen(t *testing.T) {
 	}
 }
 
+// TestPromptSurvivesPanic: a panic of ours (here in the refresher) must not
+// escape: the process would exit 2, which blocks the user's prompt.
+func TestPromptSurvivesPanic(t *testing.T) {
+	root := promptRepo(t, promptDocs)
+	place, _ := locate.Find(root, "")
+	os.Remove(place.IndexPath())
+	boom := func(locate.Place) error { panic("index out of range") }
+	var out bytes.Buffer
+	Prompt(strings.NewReader(`{"prompt":"spanish vat rounding","cwd":`+quote(root)+`}`), &out, boom, promptNow)
+	if out.Len() != 0 {
+		t.Errorf("printed %q, want nothing", out.String())
+	}
+	log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+	if !bytes.Contains(log, []byte("prompt: panic: index out of range")) {
+		t.Errorf("hook.log = %q, want the panic", log)
+	}
+}
+
 // TestPromptRefreshesStaleCache: a corrupt or missing cache is rebuilt
 // through the Refresher, then answered.
 func TestPromptRefreshesStaleCache(t *testing.T) {
