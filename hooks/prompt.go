@@ -170,6 +170,7 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 	if err != nil {
 		return "", nil, q, err
 	}
+	defer ix.Close() // results are copies: they outlive the mapping
 	if hin.TranscriptPath != "" && q.WantsPrevious() {
 		if prev, err := transcript.LastAssistantText(hin.TranscriptPath); err == nil {
 			q = q.Refine(prev)
