@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"github.com/mem-dev/mem/fresh"
 	"os"
 	"path/filepath"
@@ -285,6 +286,28 @@ func TestOpenErrors(t *testing.T) {
 	try("version", v, ErrVersion)
 	if _, err := Open(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing: err = %v", err)
+	}
+}
+
+// Dictionary lookups find every term of the index, and nothing else.
+func TestLookup(t *testing.T) {
+	var many []Doc
+	for i := range 300 {
+		many = append(many, Doc{Slug: fmt.Sprintf("m%d", i), Name: fmt.Sprintf("word%d term%dx", i, i*7), Body: "shared words everywhere"})
+	}
+	for name, ix := range map[string]*Index{"fixture": Build(fixtureDocs(t)), "300 docs": Build(many)} {
+		for e := range ix.nTerms {
+			term, _ := ix.term(e)
+			if got := ix.lookup(term); got != e {
+				t.Errorf("%s: lookup(%q) = %d, want %d", name, term, got, e)
+			}
+		}
+		for _, absent := range []string{"", "zzzz", "wordx", "shared words", "term7"} {
+			if got := ix.lookup(absent); got >= 0 {
+				term, _ := ix.term(got)
+				t.Errorf("%s: lookup(%q) = %d (%q), want -1", name, absent, got, term)
+			}
+		}
 	}
 }
 
