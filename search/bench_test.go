@@ -92,7 +92,14 @@ const (
 		"I ran the unit tests (`pytest tests/deploy -q`: 42 passed) and a dry run of the pipeline against staging. Let me know if you want the retry count raised as well, or the log level lowered for the stale-cache warning."
 )
 
+// A long prompt has topic enough: the previous turn is not read.
 func BenchmarkParseQueryLong(b *testing.B) {
 	b.ReportAllocs()
 	loop(b, func() { ParseQuery(benchLongPrompt, benchPrevious) })
+}
+
+// A short prompt is refined by the previous turn.
+func BenchmarkParseQueryRefined(b *testing.B) {
+	b.ReportAllocs()
+	loop(b, func() { ParseQuery("why is the nightly timeout ignored again?", benchPrevious) })
 }

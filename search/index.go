@@ -166,7 +166,7 @@ func (b *builder) add(d *Doc) {
 	clear(b.local)
 	var counts [numFields]int
 	add := func(f int, text string) {
-		tokenizeCached(text, b.cache, func(t token) {
+		tokenizeCached(text, b.cache, nil, func(t token) {
 			counts[f]++
 			c := b.local[t.term]
 			if c == nil {

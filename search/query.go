@@ -79,13 +79,15 @@ func (q Query) Refine(previous string) Query {
 		acc[t.term] = i
 	}
 	own := len(out.terms)
+	// Tokenizing stops once the turn has added all it may.
+	full := func() bool { return len(out.terms)-own >= maxPreviousTerms }
 	eachSegment(tail(previous, maxPreviousBytes), func(text string, code bool) {
 		w := weightPrevious
 		if code {
 			w *= weightCode
 		}
-		tokenize(text, func(t token) {
-			if len(out.terms)-own >= maxPreviousTerms {
+		tokenizeCached(text, nil, full, func(t token) {
+			if full() {
 				return
 			}
 			if i, ok := acc[t.term]; ok {

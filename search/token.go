@@ -24,14 +24,15 @@ func Tokens(text string) []string {
 }
 
 // tokenize calls emit for every term of text.
-func tokenize(text string, emit func(token)) { tokenizeCached(text, nil, emit) }
+func tokenize(text string, emit func(token)) { tokenizeCached(text, nil, nil, emit) }
 
 // tokenizeCached is tokenize with a cache of word → term ("" for a
 // stopword), which Build shares across documents: words repeat, and
-// stemming is most of the cost of indexing.
-func tokenizeCached(text string, cache map[string]string, emit func(token)) {
+// stemming is most of the cost of indexing. When stop is not nil it is
+// asked before each chunk of text whether the caller has what it wants.
+func tokenizeCached(text string, cache map[string]string, stop func() bool, emit func(token)) {
 	var buf []byte
-	for len(text) > 0 {
+	for len(text) > 0 && (stop == nil || !stop()) {
 		// Skip whitespace.
 		r, n := utf8.DecodeRuneInString(text)
 		if unicode.IsSpace(r) {
