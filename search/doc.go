@@ -112,6 +112,15 @@
 // the previous turn's terms also raise the best possible score); a class
 // prior from the prompt's form ("how do i" → procedure, "go ahead" → rule,
 // ×1.1–1.5: rank@2 0.74 → 0.76–0.78, hit@2 ±1 prompt, score −1 to −4).
+// Later still, the store as its own thesaurus (DESIGN's "co-occurrence
+// across memories"): each term expanded, like a synonym, with the 2–4 terms
+// that share the most memories with it (Dice ≥ 0.3–0.5 over ≥ 2–3 shared
+// memories, summary fields alone or with bodies, weight 0.4–0.6, terms in
+// more than a tenth of the store left out): at best unchanged (score 54,
+// or 55 at a recalibrated threshold), mostly worse (hit@2 down to 0.52 with
+// bodies); the unseen store, 20-odd memories, unchanged in every variant.
+// The misses' words are mostly not in the store at all ("footer",
+// "twice", "502s"), and co-occurrence cannot bridge to a word it never saw.
 //
 // # Cache format
 //
