@@ -119,8 +119,10 @@
 // more than a tenth of the store left out): at best unchanged (score 54,
 // or 55 at a recalibrated threshold), mostly worse (hit@2 down to 0.52 with
 // bodies); the unseen store, 20-odd memories, unchanged in every variant.
-// The misses' words are mostly not in the store at all ("footer",
-// "twice", "502s"), and co-occurrence cannot bridge to a word it never saw.
+// In the misses, the prompt's words seldom share a memory with the right
+// one's: "502" is in no memory, and "footer" only in the two about commit
+// message footers (which is what s120, about a stale page footer after a
+// deploy, wrongly finds).
 //
 // # Cache format
 //
