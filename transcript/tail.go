@@ -11,14 +11,22 @@ import (
 )
 
 // tailWindow is how much of the end of a transcript LastAssistantText reads
-// first; it doubles until an assistant text is found or the file is read.
+// first; it doubles until an assistant text is found, the file is read or
+// the window reaches maxTailWindow.
 const tailWindow = 32 << 10
 
+// maxTailWindow bounds what one prompt may read of a transcript. In the
+// real sessions we measured, a prompt's previous assistant text was never
+// more than 64 KB before it; a session of tool calls with no text for
+// megabytes would otherwise be read whole, twice over, on every prompt.
+const maxTailWindow = 4 << 20
+
 // LastAssistantText returns the last non-blank text block the assistant
-// wrote in the transcript at path, or "" when there is none. It reads the
-// file backwards from its end in growing windows, so its cost follows the
-// size of the last turn, not of the session. Error messages written as
-// assistant entries (isApiErrorMessage) are passed over.
+// wrote in the last maxTailWindow bytes of the transcript at path, or ""
+// when there is none. It reads the file backwards from its end in growing
+// windows, so its cost follows the size of the last turn, not of the
+// session. Error messages written as assistant entries (isApiErrorMessage)
+// are passed over.
 func LastAssistantText(path string) (string, error) {
 	f, err := rawfile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
@@ -31,7 +39,7 @@ func LastAssistantText(path string) (string, error) {
 	}
 	size := fi.Size()
 	var buf []byte
-	for window := int64(tailWindow); ; window *= 2 {
+	for window := int64(tailWindow); window <= maxTailWindow; window *= 2 {
 		start := max(size-window, 0)
 		if n := size - start; int64(cap(buf)) < n {
 			buf = make([]byte, n)
@@ -57,6 +65,7 @@ func LastAssistantText(path string) (string, error) {
 			return "", nil
 		}
 	}
+	return "", nil
 }
 
 // lastText scans the lines of chunk from the last one back.

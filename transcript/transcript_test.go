@@ -309,6 +309,8 @@ func TestLastAssistantText(t *testing.T) {
 		{"blank text skipped", asst("one") + asst("\n\n"), "one"},
 		{"api error skipped", asst("real") + `{"type":"assistant","isApiErrorMessage":true,"message":{"content":[{"type":"text","text":"API Error: 500"}]}}` + "\n", "real"},
 		{"behind a 1 MB result", asst("before") + tool + result(1<<20) + result(300<<10), "before"},
+		{"beyond the last 4 MB", asst("too far") + tool + result(maxTailWindow), ""},
+		{"beyond the last 4 MB, in one unfinished line", asst("too far") + tool + strings.TrimSuffix(result(maxTailWindow), "\n"), ""},
 		{"partial last line", asst("whole") + `{"type":"assistant","message":{"content":[{"type":"text","text":"half`, "whole"},
 		{"no final newline", asst("a") + strings.TrimSuffix(asst("b"), "\n"), "b"},
 		{"start of file, no newline at all", strings.TrimSuffix(asst("only"), "\n"), "only"},
