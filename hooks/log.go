@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -19,10 +20,16 @@ func logHookError(cacheDir string, now time.Time, msg string) {
 	appendLine(filepath.Join(cacheDir, "hook.log"), now.UTC().Format(time.RFC3339)+" "+msg)
 }
 
+// maxLogBytes is the size at which a log under the cache directory moves
+// to <name>.1, replacing the one before: the decision log is written on
+// every prompt and must not grow for ever, and 4 MB is some ten thousand
+// decisions.
+const maxLogBytes = 4 << 20
+
 // appendLine appends line (its newlines made spaces) to the file at path,
 // creating the file, and its directory only when that is missing: the
 // prompt hook writes here on every prompt, into a directory that almost
-// always exists.
+// always exists. A file that has grown past maxLogBytes is rotated.
 func appendLine(path, line string) error {
 	f, err := rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if errors.Is(err, os.ErrNotExist) {
@@ -40,8 +47,12 @@ func appendLine(path, line string) error {
 		}
 	}
 	_, err = f.Write(append(b, '\n'))
+	end, serr := f.Seek(0, io.SeekCurrent) // appends leave the offset at the end
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && serr == nil && end > maxLogBytes {
+		err = os.Rename(path, path+".1")
 	}
 	return err
 }
