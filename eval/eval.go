@@ -86,13 +86,22 @@ type Report struct {
 	Misses    []Miss  `json:"misses"`
 }
 
-// Miss is a prompt that did not score +1.
+// Miss is a prompt that did not score +1. For a prompt that expected a
+// memory, Rank and Score say where the first expected memory stood with the
+// threshold off: a miss ranked 1 or 2 was lost to the threshold, a lower
+// one to ranking, and one not found at all (Rank 0) shares no words with
+// the prompt, which aliases (`mem enrich`) are for.
 type Miss struct {
 	ID     string   `json:"id"`
 	Prompt string   `json:"prompt"`
 	Expect []string `json:"expect"`
 	Got    []string `json:"got"`
+	Rank   int      `json:"rank,omitempty"`  // 1-based, among the first missRanks results
+	Score  float64  `json:"score,omitempty"` // the expected memory's score at that rank
 }
+
+// missRanks is how deep a miss's expected memory is looked for.
+const missRanks = 50
 
 // Injected is how many results a prompt injects at most.
 const Injected = 3
@@ -143,7 +152,14 @@ func Run(ix *search.Index, cases []Case, now time.Time, limit int) Report {
 		}
 		r.Score += point
 		if point < 1 {
-			r.Misses = append(r.Misses, Miss{ID: c.ID, Prompt: c.Prompt, Expect: c.Expect, Got: got})
+			m := Miss{ID: c.ID, Prompt: c.Prompt, Expect: c.Expect, Got: got}
+			if len(c.Expect) > 0 {
+				all := ix.Search(q, search.Options{Limit: missRanks, Now: now, All: true})
+				if i := slices.IndexFunc(all, func(x search.Result) bool { return expected(x.Slug) }); i >= 0 {
+					m.Rank, m.Score = i+1, all[i].Score
+				}
+			}
+			r.Misses = append(r.Misses, m)
 		}
 	}
 	r.Cases = len(cases)
@@ -175,6 +191,13 @@ func (r Report) WriteText(w io.Writer) error {
 		got := strings.Join(m.Got, ", ")
 		if got == "" {
 			got = "(silence)"
+		}
+		switch {
+		case len(m.Expect) == 0:
+		case m.Rank > 0:
+			expect += fmt.Sprintf(" (rank %d, score %.2f, with the threshold off)", m.Rank, m.Score)
+		default:
+			expect += fmt.Sprintf(" (not in the top %d with the threshold off)", missRanks)
 		}
 		fmt.Fprintf(&b, "miss %s: expect %s; got %s\n  %s\n", m.ID, expect, got, oneLine(m.Prompt, 100))
 	}
