@@ -88,9 +88,10 @@ type Report struct {
 
 // Miss is a prompt that did not score +1. For a prompt that expected a
 // memory, Rank and Score say where the first expected memory stood with the
-// threshold off: a miss ranked 1 or 2 was lost to the threshold, a lower
-// one to ranking, and one not found at all (Rank 0) shares no words with
-// the prompt, which aliases (`mem enrich`) are for.
+// threshold off: one ranked 1 or 2 was lost to the threshold (or to the cut
+// a second result must clear), a lower one to ranking, and one outside the
+// top missRanks (Rank 0) most likely shares no words with the prompt, which
+// is what aliases (`mem enrich`) are for.
 type Miss struct {
 	ID     string   `json:"id"`
 	Prompt string   `json:"prompt"`
