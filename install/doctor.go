@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Problem is one thing wrong with the setup: which check found it, what is
@@ -18,8 +19,9 @@ type Problem struct {
 
 // Doctor checks that what install wires is in place and works: the Claude
 // Code hooks and the binaries they run, the store, the git identity
-// commits are made with, the cache directory, the pre-commit hook, the
-// merge driver, and that install has nothing left to do. It returns only
+// commits are made with, the cache directory, the errors the hooks logged
+// while failing open this week, the pre-commit hook, the merge driver, and
+// that install has nothing left to do. It returns only
 // problems; none means healthy. Index freshness and the MEMORY.md budget
 // are the caller's to check.
 func Doctor(o Options) []Problem {
@@ -63,6 +65,18 @@ func Doctor(o Options) []Problem {
 
 	if err := writable(p.CacheDir()); err != nil {
 		add("cache", "make "+p.CacheDir()+" writable by you", "cache directory not writable: %v", err)
+	}
+
+	// Hooks fail open, so their errors show nowhere but in this log.
+	hookLog := filepath.Join(p.CacheDir(), "hook.log")
+	if n, last := recentLines(hookLog, time.Now().Add(-hookLogWindow)); n > 0 {
+		errs := "1 error"
+		if n > 1 {
+			errs = fmt.Sprintf("%d errors", n)
+		}
+		add("hook-log", "fix what it says, then delete "+p.Rel(hookLog),
+			"the hooks logged %s in the last %d days and carried on without mem; the last: %s",
+			errs, int(hookLogWindow.Hours()/24), last)
 	}
 
 	hook, chained, err := preCommitPaths(p)
@@ -190,4 +204,28 @@ func dedupe(ps []Problem) []Problem {
 		}
 	}
 	return out
+}
+
+// hookLogWindow is how far back doctor reads the hooks' error log.
+const hookLogWindow = 7 * 24 * time.Hour
+
+// recentLines counts the lines of a log written by the hooks ("<RFC 3339
+// time> <message>") dated since, and returns the last one's message,
+// clipped. A missing or unreadable log counts nothing.
+func recentLines(path string, since time.Time) (n int, last string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, ""
+	}
+	for line := range strings.Lines(string(data)) {
+		stamp, msg, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if t, err := time.Parse(time.RFC3339, stamp); err == nil && !t.Before(since) {
+			n++
+			last = msg
+		}
+	}
+	if r := []rune(last); len(r) > 200 {
+		last = string(r[:199]) + "…"
+	}
+	return n, last
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mem-dev/mem/locate"
 )
@@ -709,6 +710,18 @@ func TestDoctor(t *testing.T) {
 		}, []string{"merge-driver"}},
 		{"attributes gone", func(t *testing.T, e *env) { must(t, os.Remove(e.path(".gitattributes"))) }, []string{"merge-driver"}},
 		{"rules gone", func(t *testing.T, e *env) { must(t, os.Remove(e.path("CLAUDE.md"))) }, []string{"install"}},
+		{"hook errors this week", func(t *testing.T, e *env) {
+			must(t, os.MkdirAll(e.o.Place.CacheDir(), 0o755))
+			old := time.Now().Add(-30 * 24 * time.Hour).UTC().Format(time.RFC3339)
+			recent := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+			writeFile(t, filepath.Join(e.o.Place.CacheDir(), "hook.log"),
+				old+" prompt: old news\n"+recent+" prompt: mem and mem-hook write different index formats\n", 0o644)
+		}, []string{"hook-log"}},
+		{"hook errors long ago", func(t *testing.T, e *env) {
+			must(t, os.MkdirAll(e.o.Place.CacheDir(), 0o755))
+			old := time.Now().Add(-30 * 24 * time.Hour).UTC().Format(time.RFC3339)
+			writeFile(t, filepath.Join(e.o.Place.CacheDir(), "hook.log"), old+" prompt: old news\n", 0o644)
+		}, nil},
 		{"cache not writable", func(t *testing.T, e *env) {
 			if os.Geteuid() == 0 {
 				t.Skip("root writes anywhere")
