@@ -18,6 +18,9 @@ type searchCmd struct {
 }
 
 func (c searchCmd) Run(e *env) error {
+	if c.Limit < 1 {
+		return fmt.Errorf("--limit %d: a search returns at least one result", c.Limit)
+	}
 	r, err := e.open()
 	if err != nil {
 		return err
