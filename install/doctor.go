@@ -21,9 +21,9 @@ type Problem struct {
 // Code hooks and the binaries they run, the store, the git identity
 // commits are made with, the cache directory, the errors the hooks logged
 // while failing open this week, the pre-commit hook, the merge driver, and
-// that install has nothing left to do. It returns only
-// problems; none means healthy. Index freshness and the MEMORY.md budget
-// are the caller's to check.
+// that install has nothing left to do. It returns only problems; none means
+// healthy. Index freshness and the MEMORY.md budget are the caller's to
+// check.
 func Doctor(o Options) []Problem {
 	var ps []Problem
 	add := func(check, fix, format string, args ...any) {

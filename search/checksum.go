@@ -32,7 +32,7 @@ func xxh64(b []byte) uint64 {
 	n := uint64(len(b))
 	var h uint64
 	if len(b) >= 32 {
-		seed := uint64(0)
+		var seed uint64 // the lanes start from the seed, as the specification writes them
 		v1, v2, v3, v4 := seed+prime1+prime2, seed+prime2, seed, seed-prime1
 		for ; len(b) >= 32; b = b[32:] {
 			v1 = xxhRound(v1, binary.LittleEndian.Uint64(b[0:]))

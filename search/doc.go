@@ -162,14 +162,14 @@
 // and checked against their checksums by Verify, which every non-hook
 // command runs. Postings and document records are verified by their own
 // checksums when read: a query pays only for the terms and the hits it
-// touches. A mismatch found then is reported by Index.Err.
+// touches. A mismatch found then is reported by Index.Err. Any format change
+// bumps the version; Open returns ErrVersion and the caller rebuilds.
 //
 // Terms are found by binary search of the sorted dictionary. An
 // open-addressing hash table beside it was measured and not kept: the long
 // bench prompt's ~130 lookups cost the same in a fresh process (~35 µs by
 // CPU profile), since a binary search's first probes are shared by every
-// lookup and stay cached, while each hash probe lands on a cold page. Any format change bumps the version; Open returns ErrVersion and
-// the caller rebuilds.
+// lookup and stay cached, while each hash probe lands on a cold page.
 //
 // A refresh after a few files changed does not rebuild: Update carries the
 // unchanged documents' postings, norms and records over from the old cache
