@@ -75,6 +75,7 @@ func TestRealTranscripts(t *testing.T) {
 			var got naiveCounts
 			var r Reader
 			var lastText string
+			lastTextAt := int64(-1) // where the line of the last assistant text starts
 			prompts := 0
 			next, err := r.Read(path, 0, func(e Entry) error {
 				switch e.Type {
@@ -84,6 +85,12 @@ func TestRealTranscripts(t *testing.T) {
 					got.user++
 					if e.Prompt != "" {
 						prompts++
+						// When this prompt was typed the transcript ended here:
+						// the prompt hook finds the previous turn only if the
+						// whole line lies in the last maxTailWindow bytes.
+						if back := e.Offset - lastTextAt; lastTextAt >= 0 && back > maxTailWindow {
+							t.Errorf("prompt at offset %d: the previous assistant text starts %d bytes back, beyond the %d the hook reads", e.Offset, back, maxTailWindow)
+						}
 					}
 				}
 				got.toolUses += len(e.ToolUses)
@@ -102,7 +109,7 @@ func TestRealTranscripts(t *testing.T) {
 				}
 				for _, s := range e.Text {
 					if strings.TrimSpace(s) != "" && !e.IsAPIError {
-						lastText = s
+						lastText, lastTextAt = s, e.Offset
 					}
 				}
 				return nil
@@ -159,15 +166,20 @@ func TestRealTranscripts(t *testing.T) {
 	}
 }
 
-func BenchmarkReadAssistant(b *testing.B) {
-	paths := realTranscripts(b)
+// largestTranscript returns the largest real transcript and its size.
+func largestTranscript(b *testing.B) (string, int64) {
 	var largest string
 	var size int64
-	for _, p := range paths {
+	for _, p := range realTranscripts(b) {
 		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
 			largest, size = p, fi.Size()
 		}
 	}
+	return largest, size
+}
+
+func BenchmarkReadAssistant(b *testing.B) {
+	largest, size := largestTranscript(b)
 	b.SetBytes(size)
 	for b.Loop() {
 		r := Reader{Types: []string{"assistant"}}
@@ -178,14 +190,7 @@ func BenchmarkReadAssistant(b *testing.B) {
 }
 
 func BenchmarkReadAll(b *testing.B) {
-	paths := realTranscripts(b)
-	var largest string
-	var size int64
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
-			largest, size = p, fi.Size()
-		}
-	}
+	largest, size := largestTranscript(b)
 	b.SetBytes(size)
 	for b.Loop() {
 		if _, err := ReadFrom(largest, 0, func(Entry) error { return nil }); err != nil {
