@@ -108,8 +108,9 @@ func TestPromptGolden(t *testing.T) {
 	}
 }
 
-// TestPromptFailsOpen: on errors of our own the hook prints nothing and
-// leaves one line in the hook log.
+// TestPromptFailsOpen: on errors of our own, a panic included (it would exit
+// 2, which blocks the user's prompt), the hook prints nothing and leaves one
+// line in the hook log.
 func TestPromptFailsOpen(t *testing.T) {
 	root := promptRepo(t, promptDocs)
 	place, _ := locate.Find(root, "")
@@ -117,38 +118,27 @@ func TestPromptFailsOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	failing := func(locate.Place) error { return errors.New("mem binary not found") }
-	tests := []struct{ name, in string }{
-		{"malformed json", `{"prompt": `},
-		{"corrupt cache and no refresh", `{"prompt":"spanish vat rounding","cwd":` + quote(root) + `}`},
+	panicking := func(locate.Place) error { panic("index out of range") }
+	topical := `{"prompt":"spanish vat rounding","cwd":` + quote(root) + `}`
+	tests := []struct {
+		name, in string
+		refresh  Refresher
+		log      string // "" when no place is known to log in
+	}{
+		{"malformed json", `{"prompt": `, failing, ""},
+		{"corrupt cache and no refresh", topical, failing, "prompt: refresh index: mem binary not found"},
+		{"a panic of ours", topical, panicking, "prompt: panic: index out of range"},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
-		Prompt(strings.NewReader(tt.in), &out, failing, promptNow)
+		Prompt(strings.NewReader(tt.in), &out, tt.refresh, promptNow)
 		if out.Len() != 0 {
 			t.Errorf("%s: printed %q, want nothing", tt.name, out.String())
 		}
-	}
-	log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
-	if !bytes.Contains(log, []byte("mem binary not found")) {
-		t.Errorf("hook.log = %q, want the refresh error", log)
-	}
-}
-
-// TestPromptSurvivesPanic: a panic of ours (here in the refresher) must not
-// escape: the process would exit 2, which blocks the user's prompt.
-func TestPromptSurvivesPanic(t *testing.T) {
-	root := promptRepo(t, promptDocs)
-	place, _ := locate.Find(root, "")
-	os.Remove(place.IndexPath())
-	boom := func(locate.Place) error { panic("index out of range") }
-	var out bytes.Buffer
-	Prompt(strings.NewReader(`{"prompt":"spanish vat rounding","cwd":`+quote(root)+`}`), &out, boom, promptNow)
-	if out.Len() != 0 {
-		t.Errorf("printed %q, want nothing", out.String())
-	}
-	log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
-	if !bytes.Contains(log, []byte("prompt: panic: index out of range")) {
-		t.Errorf("hook.log = %q, want the panic", log)
+		log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+		if tt.log != "" && !bytes.Contains(log, []byte(tt.log)) {
+			t.Errorf("%s: hook.log = %q, want %q", tt.name, log, tt.log)
+		}
 	}
 }
 
