@@ -105,7 +105,7 @@ func TestMissRank(t *testing.T) {
 // holds the floor of what it reaches so that a change that loses ground fails.
 var (
 	targets = Report{HitAt2: 0.90, Silence: 0.97, Precision: 0.80}
-	floors  = Report{HitAt2: 0.66, Silence: 0.97, Precision: 0.52}
+	floors  = Report{HitAt2: 0.68, Silence: 0.97, Precision: 0.52}
 )
 
 func TestDevBattery(t *testing.T) {

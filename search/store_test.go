@@ -92,12 +92,12 @@ type metrics struct {
 	hit1, hit2, silence, precision float64
 	rank2                          float64 // hit@2 with the threshold ignored
 	score                          int
-	misses                         []string
 }
 
 // measure scores a battery like package eval does (which imports search, so
-// this internal test cannot use it).
-func measure(ix *Index, cases []battCase, p *params, verbose bool) metrics {
+// these internal tests, which vary the ranking params, cannot use it). The
+// product's own measure of the dev battery is eval's TestDevBattery.
+func measure(ix *Index, cases []battCase, p *params) metrics {
 	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	var m metrics
 	var topical, h1, h2, quiet, silent, inj, rel int
@@ -119,39 +119,26 @@ func measure(ix *Index, cases []battCase, p *params, verbose bool) metrics {
 			}
 		}
 		inj += len(got)
-		ok := false
+		expected := func(s string) bool { return slices.Contains(c.Expect, s) }
 		if len(c.Expect) == 0 {
 			silent++
 			if len(got) == 0 {
 				quiet++
-				ok = true
 				m.score++
 			} else {
 				m.score--
 			}
 		} else {
 			topical++
-			if len(got) > 0 && slices.Contains(c.Expect, got[0]) {
+			if len(got) > 0 && expected(got[0]) {
 				h1++
 			}
-			if slices.ContainsFunc(got[:min(2, len(got))], func(s string) bool { return slices.Contains(c.Expect, s) }) {
+			if slices.ContainsFunc(got[:min(2, len(got))], expected) {
 				h2++
-				ok = true
 				m.score++
-			} else if len(got) > 0 && !slices.ContainsFunc(got, func(s string) bool { return slices.Contains(c.Expect, s) }) {
+			} else if len(got) > 0 && !slices.ContainsFunc(got, expected) {
 				m.score--
 			}
-		}
-		if !ok {
-			line := c.ID + " expect " + strings.Join(c.Expect, ",") + " got " + strings.Join(got, ",")
-			if verbose {
-				all := ix.search(q, Options{Limit: 5, Now: now, All: true}, p)
-				line += "\n    q: " + q.String() + "\n   "
-				for _, r := range all {
-					line += " " + r.Slug + "=" + strings.TrimRight(strings.TrimRight(ftoa(r.Score), "0"), ".")
-				}
-			}
-			m.misses = append(m.misses, line)
 		}
 	}
 	m.hit1 = float64(h1) / float64(max(1, topical))
@@ -164,5 +151,3 @@ func measure(ix *Index, cases []battCase, p *params, verbose bool) metrics {
 	}
 	return m
 }
-
-func ftoa(f float64) string { return strings.TrimSpace(strings.Replace(fmtFloat(f), "+", "", 1)) }

@@ -14,9 +14,9 @@ func judge(t *testing.T, name string, p params) {
 	ix, cases := devIndex(t)
 	dir := filepath.Join(sharedDir, "external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
 	unseen := Build(loadStore(t, dir, "project"))
-	u := measure(unseen, loadBattery(t, filepath.Join("..", "eval", "testdata", "application-pipeline.jsonl")), &p, false)
+	u := measure(unseen, loadBattery(t, filepath.Join("..", "eval", "testdata", "application-pipeline.jsonl")), &p)
 	t.Log(fmt.Sprintf("%-22s dev %s | cal %s | unseen h2 %.2f sil %.2f prec %.2f score %d",
-		name, measure(ix, cases, &p, false), calibrate(ix, cases, &p), u.hit2, u.silence, u.precision, u.score))
+		name, measure(ix, cases, &p), calibrate(ix, cases, &p), u.hit2, u.silence, u.precision, u.score))
 }
 
 func TestTuneAll(t *testing.T) {
