@@ -15,6 +15,7 @@ import (
 
 	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/internal/jsonscan"
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/search"
 	"github.com/mem-dev/mem/transcript"
@@ -287,10 +288,7 @@ func clip(s string, n int) string {
 	}
 	cut := strings.LastIndexByte(s[:n], ' ')
 	if cut < n/2 {
-		cut = n
-		for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
-			cut--
-		}
+		return text.Clip(s, n) // no word break in reach: cut at a rune boundary
 	}
 	return s[:cut] + "…"
 }
