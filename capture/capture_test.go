@@ -2,37 +2,14 @@ package capture
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/modeltest"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 )
-
-// fakeAsker answers every call with canned JSON, decoded as the model
-// runner decodes (strictly), and records the prompt it was sent.
-type fakeAsker struct {
-	answer string
-	err    error
-	calls  int
-	prompt string
-}
-
-func (f *fakeAsker) Ask(_ context.Context, prompt string, out any) error {
-	f.calls++
-	f.prompt = prompt
-	if f.err != nil {
-		return f.err
-	}
-	dec := json.NewDecoder(strings.NewReader(f.answer))
-	dec.DisallowUnknownFields()
-	return dec.Decode(out)
-}
-
-var _ model.Asker = (*fakeAsker)(nil)
 
 func answerOf(ps ...Proposal) string {
 	return mustJSON(map[string]any{"memories": ps})
@@ -158,7 +135,7 @@ func TestPropose(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := &fakeAsker{answer: answerOf(tt.answer...)}
+			a := &modeltest.Asker{Answer: answerOf(tt.answer...)}
 			keep, skipped, err := Propose(context.Background(), a, session, held, tt.max)
 			if err != nil {
 				t.Fatal(err)
@@ -187,7 +164,7 @@ func TestPropose(t *testing.T) {
 			if max <= 0 {
 				max = DefaultMax
 			}
-			if !strings.Contains(a.prompt, fmt.Sprintf("at most %d memories", max)) {
+			if !strings.Contains(a.Prompt(), fmt.Sprintf("at most %d memories", max)) {
 				t.Errorf("the prompt does not state the limit of %d", max)
 			}
 		})
@@ -197,26 +174,26 @@ func TestPropose(t *testing.T) {
 func TestProposeErrors(t *testing.T) {
 	session := writeTranscript(t, userLine("remember: never deploy on Fridays"))
 	down := errors.New("model down")
-	if _, _, err := Propose(context.Background(), &fakeAsker{err: down}, session, nil, 0); !errors.Is(err, down) {
+	if _, _, err := Propose(context.Background(), &modeltest.Asker{Err: down}, session, nil, 0); !errors.Is(err, down) {
 		t.Errorf("model failure: got %v, want it wrapped", err)
 	}
-	if _, _, err := Propose(context.Background(), &fakeAsker{answer: `{"memories":[]}`}, session+".missing", nil, 0); err == nil {
+	if _, _, err := Propose(context.Background(), &modeltest.Asker{Answer: `{"memories":[]}`}, session+".missing", nil, 0); err == nil {
 		t.Error("missing transcript: want an error")
 	}
 	if _, _, err := Propose(context.Background(), nil, session, nil, 0); err == nil {
 		t.Error("nil model.Asker: want an error")
 	}
 	// Unknown fields are the runner's to reject; the fake rejects them too.
-	if _, _, err := Propose(context.Background(), &fakeAsker{answer: `{"memories":[],"extra":1}`}, session, nil, 0); err == nil {
+	if _, _, err := Propose(context.Background(), &modeltest.Asker{Answer: `{"memories":[],"extra":1}`}, session, nil, 0); err == nil {
 		t.Error("unexpected answer shape: want an error")
 	}
 }
 
 func TestProposeEmptySessionAsksNothing(t *testing.T) {
-	a := &fakeAsker{answer: answerOf(prop("Anything", "fact", 5))}
+	a := &modeltest.Asker{Answer: answerOf(prop("Anything", "fact", 5))}
 	keep, skipped, err := Propose(context.Background(), a, writeTranscript(t, metaLine("<x>caveat</x>")), nil, 0)
-	if err != nil || keep != nil || skipped != nil || a.calls != 0 {
-		t.Fatalf("got %v %v %v after %d calls; want nothing, no call", keep, skipped, err, a.calls)
+	if err != nil || keep != nil || skipped != nil || a.Calls() != 0 {
+		t.Fatalf("got %v %v %v after %d calls; want nothing, no call", keep, skipped, err, a.Calls())
 	}
 }
 

@@ -2,7 +2,6 @@ package enrich
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -10,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/modeltest"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 )
 
 func vatMemory() *mdparse.Memory {
@@ -138,29 +137,9 @@ func TestFilter(t *testing.T) {
 	}
 }
 
-// fakeAsker answers with canned JSON, decoded strictly as the model runner
-// decodes, and records the prompt.
-type fakeAsker struct {
-	answer string
-	err    error
-	prompt string
-}
-
-func (f *fakeAsker) Ask(_ context.Context, prompt string, out any) error {
-	f.prompt = prompt
-	if f.err != nil {
-		return f.err
-	}
-	dec := json.NewDecoder(strings.NewReader(f.answer))
-	dec.DisallowUnknownFields()
-	return dec.Decode(out)
-}
-
-var _ model.Asker = (*fakeAsker)(nil)
-
 func TestAliases(t *testing.T) {
 	m := deployMemory()
-	a := &fakeAsker{answer: `{"aliases":["I'm about to wreck prod","production deploy","api went down after release","","I'm about to wreck prod"]}`}
+	a := &modeltest.Asker{Answer: `{"aliases":["I'm about to wreck prod","production deploy","api went down after release","","I'm about to wreck prod"]}`}
 	kept, dropped, err := Aliases(context.Background(), a, m, "production-deploy-incident")
 	if err != nil {
 		t.Fatal(err)
@@ -171,15 +150,15 @@ func TestAliases(t *testing.T) {
 	if dropped["production deploy"] != ReasonCopy || dropped[""] != ReasonEmpty || dropped["I'm about to wreck prod"] != ReasonRepeat {
 		t.Errorf("dropped %q", dropped)
 	}
-	if !strings.Contains(a.prompt, "Production deploy incident") || !strings.Contains(a.prompt, "production-deploy-incident") {
+	if !strings.Contains(a.Prompt(), "Production deploy incident") || !strings.Contains(a.Prompt(), "production-deploy-incident") {
 		t.Error("the prompt does not name the memory")
 	}
 
 	down := errors.New("model down")
-	if _, _, err := Aliases(context.Background(), &fakeAsker{err: down}, m, "x"); !errors.Is(err, down) {
+	if _, _, err := Aliases(context.Background(), &modeltest.Asker{Err: down}, m, "x"); !errors.Is(err, down) {
 		t.Errorf("model failure: got %v", err)
 	}
-	if _, _, err := Aliases(context.Background(), &fakeAsker{answer: `{"aliases":[],"why":"x"}`}, m, "x"); err == nil {
+	if _, _, err := Aliases(context.Background(), &modeltest.Asker{Answer: `{"aliases":[],"why":"x"}`}, m, "x"); err == nil {
 		t.Error("wrong answer shape: want an error")
 	}
 	if _, _, err := Aliases(context.Background(), nil, m, "x"); err == nil {

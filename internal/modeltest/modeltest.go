@@ -1,0 +1,55 @@
+// Package modeltest holds a fake model.Asker for the unit tests of the
+// offline passes: a canned JSON answer in place of a model command.
+package modeltest
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/mem-dev/mem/model"
+)
+
+// Asker answers every call with Answer, decoded into out strictly, as
+// model.Runner decodes an answer (an unknown field is an error), or fails
+// every call with Err when it is set. It counts the calls and keeps the last
+// prompt; it is safe for concurrent use.
+type Asker struct {
+	Answer string
+	Err    error
+
+	mu     sync.Mutex
+	calls  int
+	prompt string
+}
+
+var _ model.Asker = (*Asker)(nil)
+
+// Ask records the call and answers it.
+func (a *Asker) Ask(_ context.Context, prompt string, out any) error {
+	a.mu.Lock()
+	a.calls++
+	a.prompt = prompt
+	a.mu.Unlock()
+	if a.Err != nil {
+		return a.Err
+	}
+	dec := json.NewDecoder(strings.NewReader(a.Answer))
+	dec.DisallowUnknownFields()
+	return dec.Decode(out)
+}
+
+// Calls is how many times Ask was called.
+func (a *Asker) Calls() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.calls
+}
+
+// Prompt is the prompt of the last call, "" before the first.
+func (a *Asker) Prompt() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.prompt
+}
