@@ -88,14 +88,7 @@ The note:
 	if len(m.Tags) > 0 {
 		fmt.Fprintf(&b, "tags: %s\n", strings.Join(m.Tags, ", "))
 	}
-	body := strings.TrimSpace(strings.ToValidUTF8(string(m.Body), ""))
-	if len(body) > bodyCap {
-		i := bodyCap
-		for i > 0 && !utf8.RuneStart(body[i]) {
-			i--
-		}
-		body = body[:i] + " …"
-	}
+	body := text.Clip(strings.TrimSpace(strings.ToValidUTF8(string(m.Body), "")), bodyCap)
 	fmt.Fprintf(&b, "body:\n<<<\n%s\n>>>\n", body)
 	b.WriteString(`
 Write 5 to 8 aliases: short phrases (3 to 10 words, under 80 characters) as a developer would type them in a chat message to the agent, in their own casual words. Mix:

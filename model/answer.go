@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/mem-dev/mem/internal/text"
 )
 
 // maxCandidates bounds how many opening brackets extractJSON tries, so prose
@@ -51,7 +53,7 @@ func answerJSON(stdout []byte, want byte) ([]byte, error) {
 			msg += " (" + env.Subtype + ")"
 		}
 		if env.Result != nil && strings.TrimSpace(*env.Result) != "" {
-			msg += ": " + clip(strings.TrimSpace(*env.Result), 200)
+			msg += ": " + text.Clip(strings.TrimSpace(*env.Result), 200)
 		}
 		return nil, errors.New(msg)
 	}
@@ -60,7 +62,7 @@ func answerJSON(stdout []byte, want byte) ([]byte, error) {
 	}
 	raw, ok := extractJSON(*env.Result, want)
 	if !ok {
-		return nil, fmt.Errorf("no JSON %s in the result text %q", kindName(want), clip(*env.Result, 80))
+		return nil, fmt.Errorf("no JSON %s in the result text %q", kindName(want), text.Clip(*env.Result, 80))
 	}
 	return raw, nil
 }
@@ -119,10 +121,10 @@ func decodeStrict(raw []byte, out any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(fresh.Interface()); err != nil {
-		return fmt.Errorf("the answer does not decode: %s (answer began %q)", strings.TrimPrefix(err.Error(), "json: "), clip(string(raw), 80))
+		return fmt.Errorf("the answer does not decode: %s (answer began %q)", strings.TrimPrefix(err.Error(), "json: "), text.Clip(string(raw), 80))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("trailing data after the JSON answer (answer began %q)", clip(string(raw), 80))
+		return fmt.Errorf("trailing data after the JSON answer (answer began %q)", text.Clip(string(raw), 80))
 	}
 	reflect.ValueOf(out).Elem().Set(fresh.Elem())
 	return nil

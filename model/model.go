@@ -43,6 +43,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/mem-dev/mem/internal/text"
 )
 
 // Defaults used when a Runner field is left zero.
@@ -263,15 +265,7 @@ func stderrTail(b []byte) string {
 	if last == "" {
 		return ""
 	}
-	return ": " + clip(last, 200)
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
+	return ": " + text.Clip(last, 200)
 }
 
 // capWriter keeps the first max bytes written and discards the rest, so a
