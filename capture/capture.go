@@ -4,7 +4,7 @@
 //
 // The flow is Digest (the transcript condensed to one line per prompt,
 // assistant text and tool call, the end kept when it is long), Prompt (the
-// instructions around the digest), one model call through an model.Asker, then a
+// instructions around the digest), one model call through a model.Asker, then a
 // deterministic check of every proposal (Propose). The model only fills the
 // typed fields of Proposal; nothing it answers is written without passing
 // that check, and nothing here writes a file: the caller stores what Propose
@@ -118,9 +118,6 @@ const HeldScore = 0.80
 // An error is returned only when the transcript cannot be read or the model
 // cannot be asked; a bad answer from the model is a list of skips.
 func Propose(ctx context.Context, a model.Asker, transcriptPath string, find Searcher, max int) (keep []Proposal, skipped []Skipped, err error) {
-	if max <= 0 {
-		max = DefaultMax
-	}
 	if a == nil {
 		return nil, nil, errors.New("capture: no model to ask")
 	}

@@ -55,10 +55,9 @@ func Digest(path string, maxBytes int) (string, error) {
 		maxBytes = DefaultDigestBytes
 	}
 	var (
-		lines    []dline
-		hasMain  bool
-		r        = transcript.Reader{Types: []string{"user", "assistant"}}
-		lastLine = -1
+		lines   []dline
+		hasMain bool
+		r       = transcript.Reader{Types: []string{"user", "assistant"}}
 	)
 	add := func(s string, side bool) {
 		if s == "" {
@@ -69,12 +68,11 @@ func Digest(path string, maxBytes int) (string, error) {
 		}
 		// Collapse repeats of the line just written (the same test command
 		// run five times in a row).
-		if lastLine >= 0 && lines[lastLine].text == s && lines[lastLine].side == side {
-			lines[lastLine].repeat++
+		if n := len(lines); n > 0 && lines[n-1].text == s && lines[n-1].side == side {
+			lines[n-1].repeat++
 			return
 		}
 		lines = append(lines, dline{text: s, side: side, repeat: 1})
-		lastLine = len(lines) - 1
 	}
 	_, err := r.Read(path, 0, func(e transcript.Entry) error {
 		if e.IsMeta || e.IsCompactSummary || e.IsAPIError {
