@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -219,7 +218,6 @@ func (x *Index) updateFile(path string, rep *Report) error {
 	start := rec.Offset
 	var rd transcript.Reader
 	b := builder{rec: rec, fallback: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
-	b.index()
 	next, err := rd.Read(path, start, b.add)
 	if errors.Is(err, transcript.ErrStaleOffset) {
 		rep.Reread++
@@ -266,7 +264,7 @@ func headHash(path string, offset int64) string {
 type builder struct {
 	rec      *record
 	fallback string         // the session id when no entry names one
-	pending  map[string]int // tool_use id → index in rec.Calls
+	pending  map[string]int // tool_use id → index in rec.Calls; built from rec by the first add
 }
 
 func (b *builder) index() {
@@ -408,7 +406,7 @@ func writeRecord(path string, rec *record) error {
 	if err != nil {
 		return fmt.Errorf("transcript index: %w", err)
 	}
-	_, err = io.Copy(f, bytes.NewReader(data))
+	_, err = f.Write(data)
 	if err == nil {
 		err = f.Sync()
 	}

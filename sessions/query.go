@@ -3,6 +3,7 @@ package sessions
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -265,7 +266,7 @@ func (s *Snapshot) SearchCommand(cmd string) (Answer, error) {
 	for _, c := range s.Calls {
 		for _, n := range c.Commands {
 			f := strings.Fields(n.Norm)
-			if len(f) >= len(prefix) && equal(f[:len(prefix)], prefix) {
+			if len(f) >= len(prefix) && slices.Equal(f[:len(prefix)], prefix) {
 				a.add(Hit{Session: c.Session, Time: c.Time, Kind: "command", Text: c.Command, Failed: c.Failed})
 				break
 			}
@@ -274,28 +275,12 @@ func (s *Snapshot) SearchCommand(cmd string) (Answer, error) {
 	return a, nil
 }
 
-func equal(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}
-
 func (a *Answer) add(h Hit) {
 	a.Times++
 	if h.Failed {
 		a.Failed++
 	}
-	found := false
-	for _, s := range a.Sessions {
-		if s == h.Session {
-			found = true
-			break
-		}
-	}
-	if !found {
+	if !slices.Contains(a.Sessions, h.Session) {
 		a.Sessions = append(a.Sessions, h.Session)
 	}
 	a.Hits = append(a.Hits, h)
