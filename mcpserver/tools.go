@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/search"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/search"
 )
 
 // Limits of context_query.
@@ -127,10 +127,9 @@ func anys(ss []string) []any {
 	return out
 }
 
+// The handlers below trust their arguments' schema: a blank content, query
+// or slug (MinLength) never reaches them, since guard's checkArgs refuses it.
 func (s *server) store(ctx context.Context, a storeArgs) (written, string, error) {
-	if strings.TrimSpace(a.Content) == "" {
-		return written{}, "", errors.New(`"content" is empty: give the text of the memory`)
-	}
 	w, err := s.repo.Store(ctx, mem.Note{
 		Name:        a.Name,
 		Description: a.Description,
@@ -212,9 +211,6 @@ func (s *server) list(_ context.Context, _ listArgs) (listed, string, error) {
 }
 
 func (s *server) query(ctx context.Context, a queryArgs) (queryResult, string, error) {
-	if strings.TrimSpace(a.Query) == "" {
-		return queryResult{}, "", errors.New(`"query" is empty: describe the task or question`)
-	}
 	limit := a.Limit
 	if limit <= 0 {
 		limit = defaultLimit
