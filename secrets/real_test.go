@@ -45,5 +45,8 @@ func TestRealMemoryFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if n == 0 {
+		t.Fatalf("no memory files under %v: nothing was checked", roots)
+	}
 	t.Logf("scanned %d memory files", n)
 }
