@@ -1,10 +1,5 @@
 package verify
 
-import (
-	"encoding/json"
-	"strconv"
-)
-
 // Kind is what a claim asserts.
 type Kind string
 
@@ -59,31 +54,4 @@ type Rejected struct {
 	Memory string `json:"memory"`
 	Claim  string `json:"claim"` // as given: the model's JSON object, or "kind arg"
 	Reason string `json:"reason"`
-}
-
-// modelClaim is one claim as a model writes it.
-type modelClaim struct {
-	Kind   string          `json:"kind"`
-	Path   string          `json:"path,omitempty"`
-	Branch string          `json:"branch,omitempty"`
-	Number json.RawMessage `json:"number,omitempty"`
-	URL    string          `json:"url,omitempty"`
-	SHA    string          `json:"sha,omitempty"`
-}
-
-// number reads a PR number as a model wrote it: a JSON integer, or a string
-// of digits. Anything else is returned as written so validation can refuse it.
-func (m modelClaim) number() string {
-	var n json.Number
-	if err := json.Unmarshal(m.Number, &n); err == nil {
-		if i, err := n.Int64(); err == nil {
-			return strconv.FormatInt(i, 10)
-		}
-		return n.String()
-	}
-	var s string
-	if err := json.Unmarshal(m.Number, &s); err == nil {
-		return s
-	}
-	return string(m.Number)
 }

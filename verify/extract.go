@@ -173,9 +173,7 @@ func codeSpans(segs []string) []string {
 // that starts with "../" (relative to a directory the text does not name) or
 // fails validation.
 func textPath(p string) (string, bool) {
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
+	p = trimDotSlash(p)
 	if strings.HasPrefix(p, "../") {
 		return "", false
 	}
@@ -263,7 +261,7 @@ func textBranch(s string) (string, bool) {
 	if r, ok := strings.CutPrefix(s, "refs/remotes/"); ok {
 		s = r
 	}
-	if s == "" || strings.ContainsAny(s, "<>{}$*") || isHex(s) && len(s) >= 7 {
+	if s == "" || strings.ContainsAny(s, "<>{}$*") || isHex(s) {
 		return "", false
 	}
 	if validBranch(s) != nil {
@@ -333,6 +331,7 @@ var linkToPR = regexp.MustCompile(`\[([^\]]*)\]\((https?://[^)\s]+/pulls?/\d+/?)
 // commitWord is a hex id right after "commit".
 var commitWord = regexp.MustCompile("(?i)\\bcommit\\s+`?([0-9a-f]{7,40})`?(?:[^0-9a-z]|$)")
 
+// isHex reports whether s is 7-40 hex digits: the shape of a commit id.
 func isHex(s string) bool {
 	return len(s) >= 7 && len(s) <= 40 && strings.Trim(s, "0123456789abcdefABCDEF") == ""
 }

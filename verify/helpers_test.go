@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,32 +26,6 @@ func needShared(t testing.TB) string {
 		}
 	}
 	return dir
-}
-
-// copyTree copies the regular files and directories of src into dst.
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 var sig = &object.Signature{Name: "Test", Email: "test@example.com", When: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}
@@ -85,9 +58,13 @@ func fixture(t testing.TB) (string, map[string]*mdparse.Memory) {
 	t.Helper()
 	eval := needShared(t)
 	dir := t.TempDir()
-	copyTree(t, filepath.Join(eval, "codebase"), dir)
 	store := filepath.Join(dir, ".claude", "agent-memory")
-	copyTree(t, filepath.Join(eval, "store"), store)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(eval, "codebase"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(store, os.DirFS(filepath.Join(eval, "store"))); err != nil {
+		t.Fatal(err)
+	}
 	gitInit(t, dir)
 	mems := map[string]*mdparse.Memory{}
 	files, err := filepath.Glob(filepath.Join(store, "*.md"))

@@ -38,8 +38,16 @@ func refuseSpecial(network, address string, _ syscall.RawConn) error {
 	if ip == nil {
 		return fmt.Errorf("dial %s: not an IP address", address)
 	}
-	if ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() {
+	if unroutable(ip) {
 		return fmt.Errorf("dial %s: refusing a link-local, multicast or unspecified address", address)
 	}
 	return nil
+}
+
+// unroutable reports whether ip is link-local unicast, multicast (link- and
+// interface-local multicast included) or unspecified: addresses no memory
+// should point at. Validate refuses them in a URL's host, and NewHTTPClient
+// refuses to dial them whatever a host name resolves to.
+func unroutable(ip net.IP) bool {
+	return ip.IsLinkLocalUnicast() || ip.IsMulticast() || ip.IsUnspecified()
 }

@@ -5,9 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/model"
 )
@@ -76,6 +77,33 @@ func ModelClaims(ctx context.Context, a model.Asker, m *mdparse.Memory) ([]Claim
 	return claims, rejected, nil
 }
 
+// modelClaim is one claim as a model writes it.
+type modelClaim struct {
+	Kind   string          `json:"kind"`
+	Path   string          `json:"path,omitempty"`
+	Branch string          `json:"branch,omitempty"`
+	Number json.RawMessage `json:"number,omitempty"`
+	URL    string          `json:"url,omitempty"`
+	SHA    string          `json:"sha,omitempty"`
+}
+
+// number reads a PR number as a model wrote it: a JSON integer, or a string
+// of digits. Anything else is returned as written so validation can refuse it.
+func (m modelClaim) number() string {
+	var n json.Number
+	if err := json.Unmarshal(m.Number, &n); err == nil {
+		if i, err := n.Int64(); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+		return n.String()
+	}
+	var s string
+	if err := json.Unmarshal(m.Number, &s); err == nil {
+		return s
+	}
+	return string(m.Number)
+}
+
 // decodeModelClaim turns one claim object into a Claim. The object must have
 // a known kind and exactly the one argument field of that kind.
 func decodeModelClaim(raw json.RawMessage) (Claim, error) {
@@ -104,7 +132,8 @@ func decodeModelClaim(raw json.RawMessage) (Claim, error) {
 	c := Claim{Kind: k, Source: SourceModel}
 	switch k {
 	case PathExists:
-		c.Arg = mc.Path
+		// "./x" and "x/" name the same path; keep the trailing "/" of a directory.
+		c.Arg = trimDotSlash(mc.Path)
 	case BranchExists:
 		c.Arg = mc.Branch
 	case PRMerged:
@@ -113,12 +142,6 @@ func decodeModelClaim(raw json.RawMessage) (Claim, error) {
 		c.Arg = mc.URL
 	case CommitExists:
 		c.Arg = mc.SHA
-	}
-	if k == PathExists {
-		// "./x" and "x/" name the same path; keep the trailing "/" of a directory.
-		for strings.HasPrefix(c.Arg, "./") {
-			c.Arg = c.Arg[2:]
-		}
 	}
 	return c, nil
 }
@@ -134,11 +157,7 @@ func buildPrompt(m *mdparse.Memory) string {
 	}
 	body := string(m.Body)
 	if len(body) > maxPromptBody {
-		body = body[:maxPromptBody]
-		for !utf8.ValidString(body) {
-			body = body[:len(body)-1]
-		}
-		body += "\n[...]"
+		body = text.Clip(body, maxPromptBody) + "\n[...]"
 	}
 	b.WriteString("\n")
 	b.WriteString(body)

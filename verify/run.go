@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -45,7 +46,7 @@ type Finding struct {
 const workers = 4
 
 // Run extracts, validates and probes the claims of every memory (slug →
-// memory). a may be nil (no model); an model.Asker with an Available() error method
+// memory). a may be nil (no model); a model.Asker with an Available() error method
 // that reports an error counts as no model. progress, when not nil, is called after
 // each memory with the number done and the total; calls never overlap.
 // Findings are sorted by memory, then by claim kind and argument.
@@ -189,8 +190,8 @@ func Labels(failed []Finding, date time.Time) map[string][]string {
 		out[f.Memory] = append(out[f.Memory], fmt.Sprintf("%s (%s)", labelReason(f), day))
 	}
 	for slug, l := range out {
-		sort.Strings(l)
-		out[slug] = compactStrings(l)
+		slices.Sort(l)
+		out[slug] = slices.Compact(l)
 	}
 	return out
 }
@@ -202,7 +203,7 @@ func labelReason(f Finding) string {
 	case PathExists, BranchExists, CommitExists:
 		return fmt.Sprintf("%s %s does not exist", noun(f.Kind), f.Arg)
 	case PRMerged:
-		if _, n, err := parsePR(f.Arg); err == nil && !strings.Contains(f.Arg, "#") {
+		if repo, n, err := parsePR(f.Arg); err == nil && repo == "" {
 			return fmt.Sprintf("PR #%d is not merged", n)
 		}
 		return fmt.Sprintf("PR %s is not merged", f.Arg)
@@ -227,8 +228,8 @@ func Merge(current, fresh []string) []string {
 		}
 		out = append(out, e)
 	}
-	sort.Strings(out)
-	return compactStrings(out)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // labelKey is an entry without its trailing " (date)".
@@ -237,14 +238,4 @@ func labelKey(e string) string {
 		return e[:i]
 	}
 	return e
-}
-
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }

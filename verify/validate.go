@@ -79,10 +79,7 @@ func cleanPath(p string) (string, error) {
 	if strings.Contains(p, ":") {
 		return "", fmt.Errorf("path %q contains ':'", p)
 	}
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
-	p = strings.TrimSuffix(p, "/")
+	p = strings.TrimSuffix(trimDotSlash(p), "/")
 	if p == "" || p == "." {
 		return "", errors.New("path names the repository itself")
 	}
@@ -95,6 +92,14 @@ func cleanPath(p string) (string, error) {
 		}
 	}
 	return p, nil
+}
+
+// trimDotSlash removes every leading "./" of a path.
+func trimDotSlash(p string) string {
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	return p
 }
 
 // validatePath checks a path claim's shape and that it stays inside root when
@@ -268,7 +273,7 @@ func validURL(s string) (*url.URL, error) {
 		return nil, fmt.Errorf("URL %q is opaque", s)
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("URL %q carries credentials", redactUser(u))
+		return nil, fmt.Errorf("URL %q carries credentials", u.Redacted())
 	}
 	host := u.Hostname()
 	if host == "" {
@@ -277,7 +282,7 @@ func validURL(s string) (*url.URL, error) {
 	if strings.Trim(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != "" && net.ParseIP(host) == nil {
 		return nil, fmt.Errorf("URL host %q is not a host name", host)
 	}
-	if ip := net.ParseIP(host); ip != nil && (ip.IsLinkLocalUnicast() || ip.IsMulticast() || ip.IsUnspecified()) {
+	if ip := net.ParseIP(host); ip != nil && unroutable(ip) {
 		return nil, fmt.Errorf("URL host %s is a link-local, multicast or unspecified address", host)
 	}
 	if p := u.Port(); p != "" {
@@ -288,12 +293,9 @@ func validURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// redactUser renders u with its password hidden.
-func redactUser(u *url.URL) string { return u.Redacted() }
-
 // validCommit accepts 7 to 40 hex digits.
 func validCommit(s string) error {
-	if len(s) < 7 || len(s) > 40 || strings.Trim(s, "0123456789abcdefABCDEF") != "" {
+	if !isHex(s) {
 		return fmt.Errorf("commit id %q is not 7-40 hex digits", s)
 	}
 	return nil

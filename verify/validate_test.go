@@ -160,8 +160,7 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// fuzzClaim runs Validate on arg as kind against a root with escaping
-// symlinks.
+// fuzzSeeds adds each seed to f's corpus.
 func fuzzSeeds(f *testing.F, seeds ...string) {
 	for _, s := range seeds {
 		f.Add(s)
