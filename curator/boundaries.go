@@ -180,8 +180,8 @@ func BoundaryCandidates(rules []Rule, mems []Memory) []BoundaryCandidate {
 // tension it finds, in candidate order. Nothing is applied. With a nil model
 // it asks nothing and returns nothing. An error from the model stops the
 // check: it returns the tensions found so far and the error.
-func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, model model.Asker) ([]ReviewItem, error) {
-	if model == nil {
+func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, asker model.Asker) ([]ReviewItem, error) {
+	if asker == nil {
 		return nil, nil
 	}
 	var out []ReviewItem
@@ -191,7 +191,7 @@ func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, model mod
 		}
 		r, m := rules[c.Rule], mems[c.Memory]
 		var t Tension
-		if err := model.Ask(ctx, TensionPrompt(r, m), &t); err != nil {
+		if err := asker.Ask(ctx, TensionPrompt(r, m), &t); err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return out, ctxErr
 			}
@@ -204,7 +204,7 @@ func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, model mod
 		if r.Kind == "profile" {
 			what = "profile line"
 		}
-		reason := oneLine(t.Reason)
+		reason := text.OneLine(t.Reason)
 		if reason == "" {
 			reason = "the model saw a tension and gave no reason"
 		}
@@ -239,7 +239,7 @@ the line allows, or a different scope is not a tension. When in doubt, say false
 %s
 === end of line %q ===
 
-`, who, what, r.Source, oneLine(r.Text), r.Source)
+`, who, what, r.Source, text.OneLine(r.Text), r.Source)
 	writeMemory(&s, m)
 	s.WriteString(`Answer with one JSON object and nothing else:
 {"tension": true|false, "reason": "<one sentence: what conflicts, or why nothing does>"}

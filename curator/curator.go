@@ -138,26 +138,21 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 	}
 
 	// Near-duplicates first, then the other candidates, best related first.
-	var pairs [][2]int
-	have := map[[2]int]bool{}
+	// Every pair is (lower index, higher index), and scorePairs names each
+	// pair once.
+	isNear := map[[2]int]bool{}
 	for _, p := range near {
-		pairs = append(pairs, p)
-		have[p] = true
+		isNear[p] = true
 	}
+	pairs := slices.Clone(near)
 	for _, sp := range scorePairs(mems, fs) {
-		p := [2]int{sp.i, sp.j}
-		if !have[p] && !identical[p] {
+		if p := [2]int{sp.i, sp.j}; !isNear[p] && !identical[p] {
 			pairs = append(pairs, p)
-			have[p] = true
 		}
 	}
 	if o.MaxPairs > 0 && len(pairs) > o.MaxPairs {
 		r.Unasked = len(pairs) - o.MaxPairs
 		pairs = pairs[:o.MaxPairs]
-	}
-	isNear := map[[2]int]bool{}
-	for _, p := range near {
-		isNear[p] = true
 	}
 	progress := func(done int) {
 		if o.Progress != nil {
@@ -170,17 +165,17 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 			return r, err
 		}
 		i, j := p[0], p[1]
-		if _, gone := c.retiredBy[i]; !gone {
-			if _, gone := c.retiredBy[j]; !gone {
-				var v Verdict
-				if err := o.Model.Ask(ctx, PairPrompt(mems[i], mems[j]), &v); err != nil {
-					if ctxErr := ctx.Err(); ctxErr != nil {
-						return r, ctxErr
-					}
-					return r, fmt.Errorf("ask the model about %s and %s: %w", mems[i].Slug, mems[j].Slug, err)
+		_, goneI := c.retiredBy[i]
+		_, goneJ := c.retiredBy[j]
+		if !goneI && !goneJ {
+			var v Verdict
+			if err := o.Model.Ask(ctx, PairPrompt(mems[i], mems[j]), &v); err != nil {
+				if ctxErr := ctx.Err(); ctxErr != nil {
+					return r, ctxErr
 				}
-				c.judge(i, j, v, isNear[p])
+				return r, fmt.Errorf("ask the model about %s and %s: %w", mems[i].Slug, mems[j].Slug, err)
 			}
+			c.judge(i, j, v, isNear[p])
 		}
 		progress(k + 1)
 	}
@@ -235,11 +230,11 @@ func (c *run) identical() map[[2]int]bool {
 			continue
 		}
 		slices.SortFunc(g, func(x, y int) int { return c.better(x, y) })
-		for k, x := range g {
-			if k > 0 {
+		for n, x := range g {
+			if n > 0 {
 				dups = append(dups, dup{g[0], x})
 			}
-			for _, y := range g[k+1:] {
+			for _, y := range g[n+1:] {
 				done[[2]int{min(x, y), max(x, y)}] = true
 			}
 		}
@@ -391,8 +386,7 @@ func (c *run) decide(keep, retire int, v Verdict, near bool) {
 	if near {
 		reason = "near-duplicate (" + c.resemblance(keep, retire) + "); " + reason
 	}
-	vv := v
-	c.review(keep, retire, reason, &vv)
+	c.review(keep, retire, reason, &v)
 }
 
 func (c *run) review(a, b int, reason string, v *Verdict) {

@@ -43,8 +43,8 @@ sure you are of the whole verdict.
 
 func writeMemory(s *strings.Builder, m Memory) {
 	fmt.Fprintf(s, "=== memory %q ===\n", m.Slug)
-	fmt.Fprintf(s, "name: %s\n", oneLine(m.M.Name))
-	fmt.Fprintf(s, "description: %s\n", oneLine(m.M.Description))
+	fmt.Fprintf(s, "name: %s\n", text.OneLine(m.M.Name))
+	fmt.Fprintf(s, "description: %s\n", text.OneLine(m.M.Description))
 	fmt.Fprintf(s, "class: %s\n", m.M.EffectiveClass())
 	if !m.M.Modified.IsZero() {
 		fmt.Fprintf(s, "modified: %s\n", m.M.Modified.Format("2006-01-02"))
@@ -58,5 +58,3 @@ func writeMemory(s *strings.Builder, m Memory) {
 	}
 	fmt.Fprintf(s, "body:\n%s\n=== end of memory %q ===\n\n", body, m.Slug)
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
