@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,7 +90,7 @@ func Candidates(s *sessions.Snapshot, min int) []Candidate {
 			var heads []string
 			for n := 1; n <= MaxSteps && i+n <= len(seq); n++ {
 				st := seq[i+n-1]
-				if st.session != seq[i].session || contains(heads, st.head) {
+				if st.session != seq[i].session || slices.Contains(heads, st.head) {
 					break
 				}
 				heads = append(heads, st.head)
@@ -101,7 +102,7 @@ func Candidates(s *sessions.Snapshot, min int) []Candidate {
 				}
 				a.sessions[seq[i].session] = true
 				a.times++
-				if len(a.examples) < 3 && !contains(a.examples, st.raw) {
+				if len(a.examples) < 3 && !slices.Contains(a.examples, st.raw) {
 					a.examples = append(a.examples, st.raw)
 				}
 			}
@@ -158,24 +159,15 @@ func Candidates(s *sessions.Snapshot, min int) []Candidate {
 func failures(s *sessions.Snapshot, c Candidate) []sessions.Error {
 	out := []sessions.Error{}
 	for _, e := range s.Errors {
-		if e.Kind != sessions.KindTool || !contains(c.Sessions, e.Session) {
+		if e.Kind != sessions.KindTool || !slices.Contains(c.Sessions, e.Session) {
 			continue
 		}
 		for _, h := range e.Heads {
-			if contains(c.Steps, h) {
+			if slices.Contains(c.Steps, h) {
 				out = append(out, e)
 				break
 			}
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

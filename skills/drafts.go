@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/text"
 )
 
 // Places, relative to the work tree's .claude directory.
@@ -101,11 +103,11 @@ type Skill struct {
 // Render writes a draft as a SKILL.md: YAML frontmatter (name,
 // description, metadata) and the body.
 func Render(d Draft, c Candidate) []byte {
-	fm := frontmatter{Name: d.Name, Description: oneLine(d.Description), Metadata: Meta{
+	fm := frontmatter{Name: d.Name, Description: text.OneLine(d.Description), Metadata: Meta{
 		DraftedBy:        "mem skills scan",
 		Procedure:        c.Key,
-		FailurePrevented: oneLine(d.FailurePrevented),
-		Justification:    oneLine(d.Justification),
+		FailurePrevented: text.OneLine(d.FailurePrevented),
+		Justification:    text.OneLine(d.Justification),
 		EvidenceSessions: strings.Join(d.EvidenceSessions, ", "),
 		SeenInSessions:   fmt.Sprint(len(c.Sessions)),
 	}}
@@ -120,8 +122,6 @@ func Render(d Draft, c Candidate) []byte {
 	b.WriteString("\n")
 	return b.Bytes()
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // parse reads a SKILL.md.
 func parse(rel string, data []byte) (Skill, error) {
@@ -143,8 +143,9 @@ func parse(rel string, data []byte) (Skill, error) {
 	return s, nil
 }
 
-// dirOf is the .claude-relative directory of a draft or skill.
-func dirOf(kind, name string) string { return path.Join(kind, name) }
+// skillPath is the .claude-relative SKILL.md of a draft or skill: kind is
+// DraftsDir or SkillsDir.
+func skillPath(kind, name string) string { return path.Join(kind, name, SkillFile) }
 
 // read lists the SKILL.md files one level under dir (absolute).
 func read(dir, relTo string) []Skill {
@@ -163,11 +164,10 @@ func read(dir, relTo string) []Skill {
 			continue
 		}
 		rel, _ := filepath.Rel(relTo, p)
-		s, err := parse(filepath.ToSlash(rel), data)
-		if s.Name == "" || err != nil {
-			s.Name = e.Name()
-		}
-		s.Name = e.Name() // the directory is the name Claude Code uses
+		// A malformed SKILL.md is still listed. Its name is its directory's,
+		// the name Claude Code uses, whatever its frontmatter says.
+		s, _ := parse(filepath.ToSlash(rel), data)
+		s.Name = e.Name()
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -210,14 +210,12 @@ func (r *Repo) Rejected() ([]Rejection, error) {
 	return out, nil
 }
 
-// Taken is every name a new draft may not take, apart from the built-in
-// commands: project and personal skills, drafts, rejected drafts.
-func (r *Repo) Taken() (map[string]bool, error) {
+// taken is every name a new draft may not take, apart from the built-in
+// commands: the project's skills and drafts and the rejected drafts (as the
+// caller read them), and the personal skills.
+func (r *Repo) taken(skills, drafts []Skill, rejected []Rejection) map[string]bool {
 	taken := map[string]bool{}
-	for _, s := range r.Skills() {
-		taken[s.Name] = true
-	}
-	for _, s := range r.Drafts() {
+	for _, s := range slices.Concat(skills, drafts) {
 		taken[s.Name] = true
 	}
 	if r.Personal != "" {
@@ -225,28 +223,25 @@ func (r *Repo) Taken() (map[string]bool, error) {
 			taken[s.Name] = true
 		}
 	}
-	rej, err := r.Rejected()
-	if err != nil {
-		return nil, err
-	}
-	for _, x := range rej {
+	for _, x := range rejected {
 		taken[x.Name] = true
 	}
-	return taken, nil
+	return taken
 }
 
-func (r *Repo) draft(name string) (Skill, error) {
+// draft reads the draft called name: parsed, and the bytes of its SKILL.md.
+func (r *Repo) draft(name string) (Skill, []byte, error) {
 	if !validName.MatchString(name) {
-		return Skill{}, fmt.Errorf("%w: %q is not a skill name", ErrNoDraft, name)
+		return Skill{}, nil, fmt.Errorf("%w: %q is not a skill name", ErrNoDraft, name)
 	}
-	rel := dirOf(DraftsDir, name) + "/" + SkillFile
+	rel := skillPath(DraftsDir, name)
 	data, err := r.files.ReadFile(rel)
 	if err != nil {
-		return Skill{}, fmt.Errorf("%w: %s", ErrNoDraft, name)
+		return Skill{}, nil, fmt.Errorf("%w: %s", ErrNoDraft, name)
 	}
 	s, err := parse(".claude/"+rel, data)
 	s.Name = name
-	return s, err
+	return s, data, err
 }
 
 // apply writes changes (relative to .claude) as one commit, under the lock.
@@ -263,21 +258,17 @@ func (r *Repo) apply(ctx context.Context, changes []gitstore.Change, info gitsto
 // to .claude/skills/NAME/SKILL.md, as one commit. It is a person's act; mem
 // never calls it on its own.
 func (r *Repo) Promote(ctx context.Context, name string) (gitstore.Result, error) {
-	d, err := r.draft(name)
+	d, data, err := r.draft(name)
 	if err != nil {
 		return gitstore.Result{}, err
 	}
-	if r.files.Exists(dirOf(SkillsDir, name)) {
+	if r.files.Exists(path.Join(SkillsDir, name)) {
 		return gitstore.Result{}, fmt.Errorf("promote %s: .claude/%s/%s already exists", name, SkillsDir, name)
-	}
-	data, err := r.files.ReadFile(dirOf(DraftsDir, name) + "/" + SkillFile)
-	if err != nil {
-		return gitstore.Result{}, err
 	}
 	defer r.removeEmpty(name)
 	return r.apply(ctx, []gitstore.Change{
-		{Path: dirOf(SkillsDir, name) + "/" + SkillFile, Data: data},
-		{Path: dirOf(DraftsDir, name) + "/" + SkillFile, Delete: true},
+		{Path: skillPath(SkillsDir, name), Data: data},
+		{Path: skillPath(DraftsDir, name), Delete: true},
 	}, gitstore.CommitInfo{Action: ActionPromote, Slug: name, Body: d.Description,
 		Trailers: []gitstore.Trailer{{Key: "Mem-Procedure", Value: d.Meta.Procedure}}})
 }
@@ -286,7 +277,7 @@ func (r *Repo) Promote(ctx context.Context, name string) (gitstore.Result, error
 // .claude/skill-drafts/rejected.json, so that no scan proposes its name or
 // its procedure again.
 func (r *Repo) Reject(ctx context.Context, name, reason string) (gitstore.Result, error) {
-	d, err := r.draft(name)
+	d, _, err := r.draft(name)
 	if err != nil {
 		return gitstore.Result{}, err
 	}
@@ -294,7 +285,7 @@ func (r *Repo) Reject(ctx context.Context, name, reason string) (gitstore.Result
 	if err != nil {
 		return gitstore.Result{}, err
 	}
-	rej = append(rej, Rejection{Name: name, Procedure: d.Meta.Procedure, Date: r.Now().UTC().Truncate(time.Second), Reason: oneLine(reason)})
+	rej = append(rej, Rejection{Name: name, Procedure: d.Meta.Procedure, Date: r.Now().UTC().Truncate(time.Second), Reason: text.OneLine(reason)})
 	data, err := json.MarshalIndent(rej, "", "  ")
 	if err != nil {
 		return gitstore.Result{}, err
@@ -305,7 +296,12 @@ func (r *Repo) Reject(ctx context.Context, name, reason string) (gitstore.Result
 	}
 	defer r.removeEmpty(name)
 	return r.apply(ctx, []gitstore.Change{
-		{Path: dirOf(DraftsDir, name) + "/" + SkillFile, Delete: true},
+		{Path: skillPath(DraftsDir, name), Delete: true},
 		{Path: RejectedFile, Data: append(data, '\n')},
 	}, info)
+}
+
+// removeEmpty removes a draft's directory once its SKILL.md is gone.
+func (r *Repo) removeEmpty(name string) {
+	os.Remove(filepath.Join(r.claudeDir(), DraftsDir, name))
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -139,7 +140,7 @@ func (g *Gate) Check(d Draft, ev Evidence) []Failure {
 		fail(GateSessions, "cites no session")
 	}
 	for _, s := range d.EvidenceSessions {
-		if !contains(ev.Seen, s) {
+		if !slices.Contains(ev.Seen, s) {
 			fail(GateSessions, "cites session %q, where the index did not see it", s)
 		}
 	}
@@ -161,10 +162,7 @@ func quotesError(failure string, cited []string, ev Evidence) bool {
 	for _, s := range cited {
 		for _, e := range ev.Errors[s] {
 			e = squash(e)
-			need := minFailureMatch
-			if len(e) < need {
-				need = len(e)
-			}
+			need := min(minFailureMatch, len(e))
 			if need < minShortError {
 				continue
 			}

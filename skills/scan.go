@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mem-dev/mem/gitstore"
@@ -63,17 +62,18 @@ func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker model.As
 	if asker == nil {
 		return res, ErrNoModel
 	}
-	taken, err := r.Taken()
+	drafts, skills := r.Drafts(), r.Skills()
+	rejected, err := r.Rejected()
 	if err != nil {
 		return res, err
 	}
+	taken := r.taken(skills, drafts, rejected)
 	covered := map[string]string{}
-	for _, s := range append(r.Drafts(), r.Skills()...) {
+	for _, s := range slices.Concat(drafts, skills) {
 		if s.Meta.Procedure != "" {
 			covered[s.Meta.Procedure] = s.Path
 		}
 	}
-	rejected, _ := r.Rejected()
 	for _, x := range rejected {
 		if x.Procedure != "" {
 			covered[x.Procedure] = "rejected as " + x.Name
@@ -112,9 +112,10 @@ func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker model.As
 			continue
 		}
 		taken[d.Name] = true // one name, one draft
-		v.Path = ".claude/" + dirOf(DraftsDir, d.Name) + "/" + SkillFile
+		rel := skillPath(DraftsDir, d.Name)
+		v.Path = ".claude/" + rel
 		res.Admitted = append(res.Admitted, v)
-		changes = append(changes, gitstore.Change{Path: dirOf(DraftsDir, d.Name) + "/" + SkillFile, Data: Render(d, c)})
+		changes = append(changes, gitstore.Change{Path: rel, Data: Render(d, c)})
 		names = append(names, d.Name)
 	}
 	if len(changes) == 0 {
@@ -137,7 +138,7 @@ func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker model.As
 func evidence(snap *sessions.Snapshot, c Candidate) Evidence {
 	ev := Evidence{Seen: c.Sessions, Errors: map[string][]string{}}
 	for _, e := range snap.Errors {
-		if e.Kind != sessions.KindTool || !contains(c.Sessions, e.Session) {
+		if e.Kind != sessions.KindTool || !slices.Contains(c.Sessions, e.Session) {
 			continue
 		}
 		ev.Errors[e.Session] = append(ev.Errors[e.Session], e.Message)
@@ -160,14 +161,14 @@ Seen in %d sessions: %s
 Example command lines:
 `, c.Key, len(c.Sessions), strings.Join(c.Sessions, ", "))
 	for _, ex := range c.Examples {
-		fmt.Fprintf(&b, "- %s\n", oneLine(text.Clip(ex, 300)))
+		fmt.Fprintf(&b, "- %s\n", text.OneLine(text.Clip(ex, 300)))
 	}
 	b.WriteString("\nFailures of these steps recorded in those sessions (session: message):\n")
 	for i, e := range c.Failures {
 		if i == 10 {
 			break
 		}
-		fmt.Fprintf(&b, "- %s: %s\n", e.Session, oneLine(text.Clip(e.Message, 300)))
+		fmt.Fprintf(&b, "- %s: %s\n", e.Session, text.OneLine(text.Clip(e.Message, 300)))
 	}
 	fields, _ := json.Marshal(Draft{EvidenceSessions: []string{}, Paths: []string{}})
 	fmt.Fprintf(&b, `
@@ -181,9 +182,4 @@ Answer with one JSON object and nothing else, with exactly these fields: %s
 - justification: what goes wrong without this skill.
 `, fields)
 	return b.String()
-}
-
-// removeEmpty removes a draft's directory once its SKILL.md is gone.
-func (r *Repo) removeEmpty(name string) {
-	os.Remove(filepath.Join(r.claudeDir(), DraftsDir, name))
 }
