@@ -80,7 +80,7 @@ func (m markers) upsert(src []byte, body string) ([]byte, error) {
 		return nil, err
 	}
 	if ok {
-		return splice(src, start, end, block), nil
+		return splice(src, start, end, []byte(block)), nil
 	}
 	if len(src) == 0 {
 		return []byte(block), nil
@@ -98,7 +98,7 @@ func (m markers) remove(src []byte) ([]byte, error) {
 	if start > 0 && src[start-1] == '\n' {
 		start--
 	}
-	return splice(src, start, end, ""), nil
+	return splice(src, start, end, nil), nil
 }
 
 // strip returns src without mem's block, to look at the rest.
@@ -107,10 +107,11 @@ func (m markers) strip(src []byte) ([]byte, error) {
 	if err != nil || !ok {
 		return src, err
 	}
-	return splice(src, start, end, ""), nil
+	return splice(src, start, end, nil), nil
 }
 
-func splice(src []byte, start, end int, text string) []byte {
+// splice returns a copy of src with src[start:end] replaced by text.
+func splice(src []byte, start, end int, text []byte) []byte {
 	out := make([]byte, 0, len(src)-(end-start)+len(text))
 	out = append(out, src[:start]...)
 	out = append(out, text...)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mem-dev/mem/internal/text"
 )
 
 // Problem is one thing wrong with the setup: which check found it, what is
@@ -34,13 +36,9 @@ func Doctor(o Options) []Problem {
 		add("repository", "run mem inside a git work tree", "not inside a git work tree")
 		return ps
 	}
-	agents := o.Agents
-	if len(agents) == 0 {
-		agents = []string{Claude}
-	}
 	reinstall := "run `mem install`"
 
-	if slices.Contains(agents, Claude) {
+	if len(o.Agents) == 0 || slices.Contains(o.Agents, Claude) { // no agents means claude, as for install
 		ps = append(ps, doctorHooks(o)...)
 	}
 
@@ -211,7 +209,7 @@ const hookLogWindow = 7 * 24 * time.Hour
 
 // recentLines counts the lines of a log written by the hooks ("<RFC 3339
 // time> <message>") dated since, and returns the last one's message,
-// clipped. A missing or unreadable log counts nothing.
+// clipped to 200 bytes. A missing or unreadable log counts nothing.
 func recentLines(path string, since time.Time) (n int, last string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -224,8 +222,5 @@ func recentLines(path string, since time.Time) (n int, last string) {
 			last = msg
 		}
 	}
-	if r := []rune(last); len(r) > 200 {
-		last = string(r[:199]) + "…"
-	}
-	return n, last
+	return n, text.Clip(last, 200)
 }

@@ -184,8 +184,8 @@ var (
 // files, or "" when the store is outside the work tree. "a/**/MEMORY.md"
 // matches a/MEMORY.md too.
 func memoryPattern(p locate.Place) string {
-	rel := p.Rel(p.Store)
-	if filepath.IsAbs(filepath.FromSlash(rel)) || rel == ".." || strings.HasPrefix(rel, "../") {
+	rel := p.Rel(p.Store) // absolute when the store is outside the work tree
+	if filepath.IsAbs(filepath.FromSlash(rel)) {
 		return ""
 	}
 	pat := "MEMORY.md" // at the top: any MEMORY.md in the work tree

@@ -401,14 +401,7 @@ func joinWhy(whys []string) string {
 			uniq = append(uniq, w)
 		}
 	}
-	var b bytes.Buffer
-	for i, w := range uniq {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(w)
-	}
-	return b.String()
+	return strings.Join(uniq, "; ")
 }
 
 func nonNil(b []byte) []byte {

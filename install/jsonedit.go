@@ -249,11 +249,7 @@ func jsonEqual(a, b any) bool {
 }
 
 func (d *jdoc) splice(start, end int, text []byte) {
-	out := make([]byte, 0, len(d.src)-(end-start)+len(text))
-	out = append(out, d.src[:start]...)
-	out = append(out, text...)
-	out = append(out, d.src[end:]...)
-	d.src = out
+	d.src = splice(d.src, start, end, text)
 	d.reparse()
 }
 
