@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/locate"
 )
 
 func TestJSONEditRoundTrip(t *testing.T) {
@@ -209,7 +211,7 @@ func TestLinkedWorktree(t *testing.T) {
 	wt := filepath.Join(e.root, "wt")
 	run(t, e.work, "git", "worktree", "add", "-q", wt)
 	o := e.o
-	p, err := locateFind(wt)
+	p, err := locate.Find(wt, "")
 	must(t, err)
 	o.Place = p
 	must(t, os.MkdirAll(p.Store, 0o755))

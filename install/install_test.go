@@ -734,7 +734,6 @@ func TestDoctor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			must(t, os.MkdirAll(e.o.Place.Store, 0o755))
 			e.apply(t, Plan, e.o)
 			tt.break_(t, e)
 			var got []string
@@ -811,5 +810,3 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
-
-func locateFind(dir string) (locate.Place, error) { return locate.Find(dir, "") }
