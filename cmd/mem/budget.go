@@ -63,7 +63,7 @@ func (c budgetCmd) Run(e *env) error {
 		}
 	}
 	if c.JSON {
-		if err := writeJSON(e, report); err != nil {
+		if err := printJSON(e, nonNil(report)); err != nil {
 			return err
 		}
 	}
@@ -76,14 +76,6 @@ func (c budgetCmd) Run(e *env) error {
 func isClaudeMD(f string) bool {
 	base := strings.ToUpper(filepath.Base(f))
 	return base == "CLAUDE.MD" || base == "CLAUDE.LOCAL.MD" || base == "AGENTS.MD"
-}
-
-// shown makes a path relative to the working directory when it is below it.
-func (e *env) shown(path string) string {
-	if rel, err := filepath.Rel(e.dir, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return path
 }
 
 func printBudget(e *env, b mdparse.Budget) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/model"
 )
 
@@ -40,7 +41,7 @@ func (c captureCmd) Run(e *env) error {
 	if c.Detach {
 		return c.detach(e, dir)
 	}
-	r, err := (&env{ctx: e.ctx, dir: dir, store: e.store}).open()
+	r, err := mem.Open(dir, e.store)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -137,12 +139,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return 1
 }
 
-// writeJSON prints a list indented; a nil slice prints as [].
-func writeJSON[T any](e *env, v []T) error {
-	if v == nil {
-		v = []T{}
+// shown makes a path relative to the working directory when it is below it.
+func (e *env) shown(path string) string {
+	if rel, err := filepath.Rel(e.dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
 	}
-	return printJSON(e, v)
+	return path
 }
 
 // printJSON prints v indented, for --json.
@@ -150,4 +152,13 @@ func printJSON(e *env, v any) error {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// nonNil returns v, or an empty slice for nil, so that JSON prints [] and
+// not null.
+func nonNil[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
 }

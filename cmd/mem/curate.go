@@ -17,12 +17,11 @@ func (c curateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	o := mem.CurateOptions{DryRun: c.DryRun}
-	if m := modelFor(e, c.NoModel, "supersession pass and no check of memories against the profile and CLAUDE.md"); m != nil {
-		o.Model = m
-	}
-	o.Progress = newProgress(e.stderr, "curate").update
-	res, err := r.Curate(e.ctx, o)
+	res, err := r.Curate(e.ctx, mem.CurateOptions{
+		DryRun:   c.DryRun,
+		Model:    modelFor(e, c.NoModel, "supersession pass and no check of memories against the profile and CLAUDE.md"),
+		Progress: newProgress(e.stderr, "curate").update,
+	})
 	if err != nil {
 		return err
 	}
@@ -77,7 +76,7 @@ func (c reviewListCmd) Run(e *env) error {
 		}
 	}
 	if c.JSON {
-		return writeJSON(e, shown)
+		return printJSON(e, nonNil(shown))
 	}
 	for _, it := range shown {
 		keep := ""

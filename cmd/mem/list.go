@@ -22,7 +22,7 @@ func (c listCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "mem: warning: skipped %v\n", b)
 	}
 	if c.JSON {
-		return writeJSON(e, entries)
+		return printJSON(e, nonNil(entries))
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, m := range entries {

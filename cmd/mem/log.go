@@ -17,7 +17,7 @@ func (c logCmd) Run(e *env) error {
 		return err
 	}
 	if c.JSON {
-		return writeJSON(e, entries)
+		return printJSON(e, nonNil(entries))
 	}
 	for _, en := range entries {
 		fmt.Fprintf(e.stdout, "%.12s %s %-9s %s\n", en.Commit, en.Time.Local().Format("2006-01-02 15:04"), en.Action, en.Slug)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -38,13 +37,7 @@ func (c profileShowCmd) Run(e *env) error {
 	}
 	file := r.Place.Rel(filepath.Join(r.Place.Store, mem.ProfileFile))
 	if c.JSON {
-		lines := p.Lines
-		if lines == nil {
-			lines = []profile.Line{}
-		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"file": file, "size": p.Size(), "cap": c.Cap, "lines": lines})
+		return printJSON(e, map[string]any{"file": file, "size": p.Size(), "cap": c.Cap, "lines": nonNil(p.Lines)})
 	}
 	entries := p.Entries()
 	if len(entries) == 0 {

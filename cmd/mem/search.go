@@ -33,7 +33,7 @@ func (c searchCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "query: %s\n", q)
 	}
 	if c.JSON {
-		return writeJSON(e, mem.Hits(results))
+		return printJSON(e, mem.Hits(results)) // never nil: [] when nothing fits
 	}
 	for _, res := range results {
 		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, res.Path, res.Class, res.Name)

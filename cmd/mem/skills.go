@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/locate"
-	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/skills"
 )
 
@@ -37,11 +36,7 @@ func (c skillsScanCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var asker model.Asker
-	if m := modelFor(e, c.NoModel, "skill drafts"); m != nil {
-		asker = m
-	}
-	res, err := r.Scan(e.ctx, snap, asker, c.Max)
+	res, err := r.Scan(e.ctx, snap, modelFor(e, c.NoModel, "skill drafts"), c.Max)
 	if c.JSON {
 		if jerr := printJSON(e, res); jerr != nil {
 			return jerr
@@ -124,13 +119,6 @@ func (c skillsListCmd) Run(e *env) error {
 		fmt.Fprintf(e.stdout, "rejected %-24s %s\n", x.Name, x.Procedure)
 	}
 	return nil
-}
-
-func nonNil[T any](v []T) []T {
-	if v == nil {
-		return []T{}
-	}
-	return v
 }
 
 type skillsPromoteCmd struct {

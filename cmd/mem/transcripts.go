@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/sessions"
 )
@@ -141,12 +142,7 @@ func (c transcriptsSearchCmd) Run(e *env) error {
 		a = snap.Search(c.Query)
 	}
 	if c.JSON {
-		if a.Hits == nil {
-			a.Hits = []sessions.Hit{}
-		}
-		if a.Sessions == nil {
-			a.Sessions = []string{}
-		}
+		a.Hits, a.Sessions = nonNil(a.Hits), nonNil(a.Sessions)
 		return printJSON(e, a)
 	}
 	fmt.Fprintf(e.stdout, "%q: %d times in %d of %d sessions", a.Query, a.Times, len(a.Sessions), len(snap.Sessions))
@@ -172,11 +168,8 @@ func (c transcriptsSearchCmd) Run(e *env) error {
 	return nil
 }
 
-// transcriptLine is the first line of s, cut to n characters.
+// transcriptLine is the first line of s, cut to n bytes.
 func transcriptLine(s string, n int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	return text.Clip(s, n)
 }

@@ -19,13 +19,12 @@ func (c verifyCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	o := mem.VerifyOptions{Slugs: c.Slugs, Network: !c.Offline}
-	if asker := modelFor(e, c.NoModel, "claims beyond the deterministic extractor"); asker != nil {
-		o.Model = asker
-	}
-	bar := newProgress(e.stderr, "verify")
-	o.Progress = bar.update
-	v, err := r.Verify(e.ctx, o)
+	v, err := r.Verify(e.ctx, mem.VerifyOptions{
+		Slugs:    c.Slugs,
+		Network:  !c.Offline,
+		Model:    modelFor(e, c.NoModel, "claims beyond the deterministic extractor"),
+		Progress: newProgress(e.stderr, "verify").update,
+	})
 	if err != nil {
 		return err
 	}
@@ -49,8 +48,9 @@ func (c verifyCmd) Run(e *env) error {
 
 // modelFor returns the configured model runner, or nil (saying why on
 // stderr) when --no-model is set or no model command is available: the
-// deterministic parts of a pass still run.
-func modelFor(e *env, off bool, what string) *model.Runner {
+// deterministic parts of a pass still run. The result is an interface so
+// that nil reaches the passes as "no model", not as a nil *model.Runner.
+func modelFor(e *env, off bool, what string) model.Asker {
 	if off {
 		return nil
 	}
