@@ -5,8 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
+	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/install"
 )
 
@@ -17,7 +17,7 @@ type installCmd struct {
 }
 
 func (c installCmd) Run(e *env) error {
-	o, err := installOptions(e, c.Agents, c.Capture)
+	o, _, err := installOptions(e, c.Agents, c.Capture)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ type uninstallCmd struct {
 }
 
 func (c uninstallCmd) Run(e *env) error {
-	o, err := installOptions(e, c.Agents, false)
+	o, _, err := installOptions(e, c.Agents, false)
 	if err != nil {
 		return err
 	}
@@ -65,17 +65,18 @@ func applyChanges(e *env, changes []install.Change, dryRun bool, verb string) er
 	return nil
 }
 
-// installOptions finds the binaries to wire in. The settings files are
-// shared through git, so a binary that is on PATH is written by its bare
-// name; only one that is not gets its absolute path.
-func installOptions(e *env, agents []string, capture bool) (install.Options, error) {
+// installOptions opens the store and finds the binaries to wire in. The
+// settings files are shared through git, so a binary that is on PATH is
+// written by its bare name; only one that is not gets its absolute path.
+// install.Plan checks the agents.
+func installOptions(e *env, agents []string, capture bool) (install.Options, *mem.Repo, error) {
 	r, err := e.open()
 	if err != nil {
-		return install.Options{}, err
+		return install.Options{}, nil, err
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return install.Options{}, fmt.Errorf("find the mem binary: %w", err)
+		return install.Options{}, nil, fmt.Errorf("find the mem binary: %w", err)
 	}
 	self, _ = filepath.EvalSymlinks(self)
 	memBin := portable(self, "mem")
@@ -84,14 +85,7 @@ func installOptions(e *env, agents []string, capture bool) (install.Options, err
 		hookBin = portable(sibling, "mem-hook")
 	}
 	home, _ := os.UserHomeDir()
-	for _, a := range agents {
-		switch a {
-		case install.Claude, install.OpenCode, install.Kimi, install.Codex:
-		default:
-			return install.Options{}, fmt.Errorf("unknown agent %q (claude, opencode, kimi or codex)", a)
-		}
-	}
-	return install.Options{Place: r.Place, Mem: memBin, Hook: hookBin, Agents: agents, Capture: capture, Home: home}, nil
+	return install.Options{Place: r.Place, Mem: memBin, Hook: hookBin, Agents: agents, Capture: capture, Home: home}, r, nil
 }
 
 // portable returns name when PATH finds the same file as abs, else abs.
@@ -109,30 +103,4 @@ func portable(abs, name string) string {
 func isExecutable(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
-}
-
-type doctorCmd struct{}
-
-func (doctorCmd) Run(e *env) error {
-	o, err := installOptions(e, []string{install.Claude}, false)
-	if err != nil {
-		return err
-	}
-	problems := install.Doctor(o)
-	r, _ := e.open()
-	if r != nil {
-		problems = append(problems, storeProblems(e, r)...)
-	}
-	if len(problems) == 0 {
-		fmt.Fprintln(e.stdout, "mem doctor: all good")
-		return nil
-	}
-	for _, p := range problems {
-		line := fmt.Sprintf("%s: %s", p.Check, p.Message)
-		if p.Fix != "" {
-			line += "; fix: " + p.Fix
-		}
-		fmt.Fprintln(e.stdout, strings.TrimSpace(line))
-	}
-	return exitError(1)
 }

@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path"
 
-	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/install"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/secrets"
 )
@@ -49,29 +46,4 @@ func (precommitCmd) Run(e *env) error {
 		return exitError(1)
 	}
 	return nil
-}
-
-// storeProblems are doctor's checks of the store itself.
-func storeProblems(e *env, r *mem.Repo) []install.Problem {
-	var ps []install.Problem
-	if !r.IndexFresh() {
-		ps = append(ps, install.Problem{Check: "index", Message: "the search cache is missing or stale", Fix: "run `mem index`"})
-	}
-	files, err := r.MemoryIndexes()
-	if err != nil {
-		return append(ps, install.Problem{Check: "store", Message: err.Error()})
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			ps = append(ps, install.Problem{Check: "budget", Message: err.Error()})
-			continue
-		}
-		if b := mdparse.MeasureMemoryIndex(e.shown(f), data); !b.Fits {
-			ps = append(ps, install.Problem{Check: "budget",
-				Message: fmt.Sprintf("%s is over the load limit: Claude Code stops reading at line %d", b.File, b.CutLine),
-				Fix:     "run `mem budget --fix`"})
-		}
-	}
-	return ps
 }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/install"
+	"github.com/mem-dev/mem/mdparse"
+)
+
+// doctorCmd checks what install wired (install.Doctor) and the store itself.
+type doctorCmd struct{}
+
+func (doctorCmd) Run(e *env) error {
+	o, r, err := installOptions(e, []string{install.Claude}, false)
+	if err != nil {
+		return err
+	}
+	problems := append(install.Doctor(o), storeProblems(e, r)...)
+	if len(problems) == 0 {
+		fmt.Fprintln(e.stdout, "mem doctor: all good")
+		return nil
+	}
+	for _, p := range problems {
+		line := fmt.Sprintf("%s: %s", p.Check, p.Message)
+		if p.Fix != "" {
+			line += "; fix: " + p.Fix
+		}
+		fmt.Fprintln(e.stdout, strings.TrimSpace(line))
+	}
+	return exitError(1)
+}
+
+// storeProblems are doctor's checks of the store itself.
+func storeProblems(e *env, r *mem.Repo) []install.Problem {
+	var ps []install.Problem
+	if !r.IndexFresh() {
+		ps = append(ps, install.Problem{Check: "index", Message: "the search cache is missing or stale", Fix: "run `mem index`"})
+	}
+	files, err := r.MemoryIndexes()
+	if err != nil {
+		return append(ps, install.Problem{Check: "store", Message: err.Error()})
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			ps = append(ps, install.Problem{Check: "budget", Message: err.Error()})
+			continue
+		}
+		if b := mdparse.MeasureMemoryIndex(e.shown(f), data); !b.Fits {
+			ps = append(ps, install.Problem{Check: "budget",
+				Message: fmt.Sprintf("%s is over the load limit: Claude Code stops reading at line %d", b.File, b.CutLine),
+				Fix:     "run `mem budget --fix`"})
+		}
+	}
+	return ps
+}
