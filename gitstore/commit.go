@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/mem-dev/mem/internal/text"
 )
 
 // Change is the new state of one store file.
@@ -26,9 +28,9 @@ type Change struct {
 type CommitInfo struct {
 	Action   string    // required: store, forget, supersede, undo, ...
 	Slug     string    // the memory concerned, if one
-	Subject  string    // default "mem: <action> <slug>"
+	Subject  string    // default "mem: <action> <slug>"; put on one line
 	Body     string    // optional paragraph(s) between subject and trailers
-	Trailers []Trailer // appended after "Mem-Action: <action>"
+	Trailers []Trailer // appended after "Mem-Action: <action>", each value put on one line
 }
 
 // Trailer is one "Key: value" line at the end of a commit message.
@@ -138,9 +140,9 @@ func message(info CommitInfo) (msg, subject string, err error) {
 	if action == "" || strings.ContainsAny(action, " \t\r\n") {
 		return "", "", fmt.Errorf("commit action %q must be one word", info.Action)
 	}
-	subject = oneLine(info.Subject)
+	subject = text.OneLine(info.Subject)
 	if subject == "" {
-		subject = oneLine("mem: " + action + " " + info.Slug)
+		subject = text.OneLine("mem: " + action + " " + info.Slug)
 	}
 	var b strings.Builder
 	b.WriteString(subject)
@@ -157,13 +159,10 @@ func message(info CommitInfo) (msg, subject string, err error) {
 		if strings.EqualFold(t.Key, "Mem-Action") {
 			return "", "", errors.New("trailer Mem-Action is set from the action")
 		}
-		b.WriteString(t.Key + ": " + oneLine(t.Value) + "\n")
+		b.WriteString(t.Key + ": " + text.OneLine(t.Value) + "\n")
 	}
 	return b.String(), subject, nil
 }
-
-// oneLine collapses all whitespace runs, newlines included, to single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // busy says why the repository cannot take a commit now, or "".
 func (s *Store) busy(ctx context.Context) (string, error) {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/text"
 )
 
 func TestParseTrailers(t *testing.T) {
@@ -48,7 +50,7 @@ func FuzzParseTrailers(f *testing.F) {
 			t.Fatal(err)
 		}
 		got := ParseTrailers(built)
-		if len(got) != 2 || got[0] != (Trailer{"Mem-Action", "store"}) || got[1].Value != oneLine(msg) {
+		if len(got) != 2 || got[0] != (Trailer{"Mem-Action", "store"}) || got[1].Value != text.OneLine(msg) {
 			t.Fatalf("built %q, parsed %q", built, got)
 		}
 	})
