@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -176,11 +177,7 @@ func (m *Memory) Set(key string, value any) error {
 // Unset removes one top-level frontmatter key. Removing a key that is not
 // there is not an error.
 func (m *Memory) Unset(key string) error {
-	found := false
-	for _, k := range m.keys {
-		found = found || k == key
-	}
-	if !found {
+	if !slices.Contains(m.keys, key) {
 		return nil
 	}
 	return m.edit(key, nil, nil)

@@ -3,6 +3,7 @@ package mdparse
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -299,21 +300,12 @@ func (m *Memory) load() error {
 		m.Name = fallbackName(m.Path, m.Body)
 	}
 	m.Class = ""
-	if isClass(class) {
+	if slices.Contains(Classes, class) {
 		m.Class = class
 	} else if c, ok := typeClass[m.Type]; ok {
 		m.Class = c
 	}
 	return nil
-}
-
-func isClass(s string) bool {
-	for _, c := range Classes {
-		if s == c {
-			return true
-		}
-	}
-	return false
 }
 
 func docRoot(doc *yaml.Node) *yaml.Node {
