@@ -42,14 +42,14 @@ func MeasureMemoryIndex(file string, data []byte) Budget {
 	lines := loaded(data)
 	b := Budget{File: file, Lines: len(lines), Fits: true}
 	for i, l := range lines {
-		b.Bytes += l.size
+		b.Bytes += len(l.text)
 		if b.Fits && (i >= MemoryIndexMaxLines || b.Bytes > MemoryIndexMaxBytes) {
 			b.Fits = false
 			b.CutLine = l.num
 		}
 	}
 	if !b.Fits {
-		b.Hidden = hidden(data, lines, b.CutLine)
+		b.Hidden = hidden(lines, b.CutLine)
 	}
 	return b
 }
@@ -62,19 +62,19 @@ func MeasureClaudeMD(file string, data []byte) (b Budget, warn bool) {
 	lines := loaded(data)
 	b = Budget{File: file, Lines: len(lines), Fits: len(data) <= ClaudeMDMaxBytes}
 	for _, l := range lines {
-		b.Bytes += l.size
+		b.Bytes += len(l.text)
 	}
 	if !b.Fits {
 		b.CutLine = 1
-		b.Hidden = hidden(data, lines, 1)
+		b.Hidden = hidden(lines, 1)
 	}
 	return b, b.Lines > ClaudeMDWarnLines
 }
 
 // loadedLine is a line that Claude Code loads.
 type loadedLine struct {
-	num  int // line number in the file, 1-based
-	size int // bytes, newline included
+	num  int    // line number in the file, 1-based
+	text []byte // the line, newline included
 }
 
 // loaded returns the lines left after stripping what Claude Code strips: a
@@ -108,27 +108,19 @@ func loaded(data []byte) []loadedLine {
 				continue
 			}
 		}
-		out = append(out, loadedLine{num: num, size: len(line)})
+		out = append(out, loadedLine{num: num, text: line})
 	}
 	return out
 }
 
-// hidden lists the headings and list entries among the loaded lines of
-// data from line cut on, skipping code blocks.
-func hidden(data []byte, lines []loadedLine, cut int) []string {
-	data = bytes.TrimPrefix(data, bom)
+// hidden lists the headings and list entries among the loaded lines from
+// line cut on, skipping code blocks.
+func hidden(lines []loadedLine, cut int) []string {
 	var out []string
 	var fence fenceState
-	next := 0 // index in lines of the next loaded line
-	for num := 1; len(data) > 0 && next < len(lines); num++ {
-		var line []byte
-		line, data = cutLine(data)
-		if lines[next].num != num {
-			continue // stripped
-		}
-		next++
-		s := strings.TrimRight(string(line), " \t\r\n")
-		if fence.step(s) || num < cut {
+	for _, l := range lines {
+		s := strings.TrimRight(string(l.text), " \t\r\n")
+		if fence.step(s) || l.num < cut {
 			continue
 		}
 		if e := entryTitle(s); e != "" {
