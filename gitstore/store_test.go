@@ -84,7 +84,7 @@ func TestInit(t *testing.T) {
 		}
 	})
 	t.Run("in a repository", func(t *testing.T) {
-		repo, s := newRepo(t)
+		_, s := newRepo(t)
 		_, created, err := Init(s.Root)
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +95,6 @@ func TestInit(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(s.Root, ".git")); err == nil {
 			t.Error("made a nested repository")
 		}
-		_ = repo
 	})
 }
 

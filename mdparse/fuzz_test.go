@@ -94,16 +94,24 @@ func FuzzParse(f *testing.F) {
 func FuzzMeasure(f *testing.F) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, data []byte, _ string) {
-		b := MeasureMemoryIndex("MEMORY.md", data)
-		if b.Bytes > len(data) || b.Lines > bytes.Count(data, []byte("\n"))+1 {
-			t.Fatalf("measured more than the file: %+v", b)
-		}
-		if b.Fits != (b.CutLine == 0) || b.Fits != (b.Lines <= MemoryIndexMaxLines && b.Bytes <= MemoryIndexMaxBytes) {
-			t.Fatalf("inconsistent: %+v", b)
-		}
-		c, _ := MeasureClaudeMD("CLAUDE.md", data)
-		if c.Lines != b.Lines || c.Bytes != b.Bytes {
-			t.Fatalf("CLAUDE.md and MEMORY.md strip differently: %+v %+v", c, b)
-		}
+		checkMeasure(t, "MEMORY.md", data)
 	})
+}
+
+// checkMeasure measures data both as a MEMORY.md and as a CLAUDE.md, and
+// fails t when the budgets contradict the file or each other.
+func checkMeasure(t testing.TB, name string, data []byte) (mem, claude Budget, warn bool) {
+	t.Helper()
+	mem = MeasureMemoryIndex(name, data)
+	if mem.Bytes > len(data) || mem.Lines > bytes.Count(data, []byte("\n"))+1 {
+		t.Errorf("%s: measured more than the file: %+v", name, mem)
+	}
+	if mem.Fits != (mem.CutLine == 0) || mem.Fits != (mem.Lines <= MemoryIndexMaxLines && mem.Bytes <= MemoryIndexMaxBytes) {
+		t.Errorf("%s: inconsistent: %+v", name, mem)
+	}
+	claude, warn = MeasureClaudeMD(name, data)
+	if claude.Lines != mem.Lines || claude.Bytes != mem.Bytes {
+		t.Errorf("%s: CLAUDE.md and MEMORY.md strip differently: %+v %+v", name, claude, mem)
+	}
+	return mem, claude, warn
 }

@@ -106,8 +106,11 @@ func TestSharedStoreOverBudget(t *testing.T) {
 	t.Logf("lines=%d bytes=%d cut=%d hidden=%d first=%q line=%q", b.Lines, b.Bytes, b.CutLine, len(b.Hidden), b.Hidden[0], lines[b.CutLine-1])
 }
 
+// TestSharedMemoryIndexes measures the real MEMORY.md and CLAUDE.md files:
+// each budget must agree with the file and with the other kind's.
 func TestSharedMemoryIndexes(t *testing.T) {
 	files := sharedFiles(t, filepath.Join("external", "memory-files"))
+	measured := 0
 	for _, f := range files {
 		base := filepath.Base(f)
 		if base != "MEMORY.md" && base != "CLAUDE.md" {
@@ -117,16 +120,16 @@ func TestSharedMemoryIndexes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if base == "MEMORY.md" {
-			b := MeasureMemoryIndex(f, data)
-			if !b.Fits {
-				t.Logf("%s: over: lines=%d bytes=%d cut=%d hidden=%d", f, b.Lines, b.Bytes, b.CutLine, len(b.Hidden))
-			}
-		} else {
-			b, warn := MeasureClaudeMD(f, data)
-			if warn || !b.Fits {
-				t.Logf("%s: lines=%d bytes=%d warn=%v", f, b.Lines, b.Bytes, warn)
-			}
+		measured++
+		mem, claude, warn := checkMeasure(t, f, data)
+		if base == "MEMORY.md" && !mem.Fits {
+			t.Logf("%s: over: lines=%d bytes=%d cut=%d hidden=%d", f, mem.Lines, mem.Bytes, mem.CutLine, len(mem.Hidden))
 		}
+		if base == "CLAUDE.md" && (warn || !claude.Fits) {
+			t.Logf("%s: lines=%d bytes=%d warn=%v", f, claude.Lines, claude.Bytes, warn)
+		}
+	}
+	if measured == 0 {
+		t.Fatal("no MEMORY.md or CLAUDE.md in the shared data")
 	}
 }
