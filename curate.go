@@ -35,7 +35,7 @@ type CurateOptions struct {
 // pairs, applies the supersessions that pass every guard (one commit
 // each, nothing deleted) and queues the rest for review.
 func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return curator.Result{}, err
 	}
@@ -83,13 +83,13 @@ func (r *Repo) supersede(ctx context.Context, mems map[string]*mdparse.Memory, p
 	if m == nil {
 		return "", fmt.Errorf("%w: %s", ErrNotFound, d.Retire)
 	}
-	if err := m.Set("superseded_by", d.Keep); err != nil {
+	if err := m.Set(mdparse.KeySupersededBy, d.Keep); err != nil {
 		return "", err
 	}
 	trailers = append(trailers,
 		gitstore.Trailer{Key: "Mem-Keep", Value: d.Keep},
 		gitstore.Trailer{Key: "Mem-Confidence", Value: fmt.Sprintf("%.2f", d.Confidence)},
-		gitstore.Trailer{Key: "Mem-Reason", Value: oneLine(d.Reason)},
+		gitstore.Trailer{Key: "Mem-Reason", Value: d.Reason},
 	)
 	if len(d.Guards) > 0 {
 		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Guards", Value: strings.Join(d.Guards, "; ")})
@@ -197,7 +197,7 @@ func (r *Repo) enqueue(ctx context.Context, items []curator.ReviewItem) error {
 // keep (from the model's verdict unless keep is given), in the same commit
 // that records the decision.
 func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) (string, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -226,7 +226,7 @@ func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) 
 		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}}, gitstore.CommitInfo{
 			Action: action, Slug: id,
 			Subject:  fmt.Sprintf("mem: %s review %s (%s, %s)", verb, id, it.A, it.B),
-			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: oneLine(it.Reason)}},
+			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: it.Reason}},
 		})
 		return res.Commit, err
 	}

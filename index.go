@@ -23,7 +23,7 @@ func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 	if ix, ok := r.cached(true); ok {
 		return ix, nil
 	}
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 
 // Rebuild parses every file again and rewrites the cache.
 func (r *Repo) Rebuild(ctx context.Context) (*search.Index, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -198,15 +198,10 @@ func (r *Repo) parse(files []sourceFile) []search.Doc {
 			r.logf("index %s: %v", f.shown, err)
 			continue
 		}
-		d, err := docsOf(f.rel, f.abs, f.shown, data)
+		d, err := docsOf(f, data)
 		if err != nil {
 			r.logf("index: %v", err)
 			continue
-		}
-		if f.personal {
-			for i := range d {
-				d[i].Store = "personal"
-			}
 		}
 		docs = append(docs, d...)
 	}
@@ -227,21 +222,26 @@ func shownPersonal(abs string) string {
 // docsOf turns one file into index entries: a memory is one entry; a
 // MEMORY.md contributes the sections that hold facts of their own; the
 // profile contributes none (every session gets it whole at its start).
-func docsOf(rel, abs, shown string, data []byte) ([]search.Doc, error) {
-	if path.Base(rel) == MemoryIndexFile {
-		return indexSections(rel, shown, data), nil
+// Entries are labelled with the store the file is in.
+func docsOf(f sourceFile, data []byte) ([]search.Doc, error) {
+	store := "project"
+	if f.personal {
+		store = "personal"
 	}
-	if !isMemoryFile(rel) {
+	if path.Base(f.rel) == MemoryIndexFile {
+		return indexSections(f.rel, f.shown, store, data), nil
+	}
+	if !isMemoryFile(f.rel) {
 		return nil, nil
 	}
-	m, err := mdparse.Parse(abs, data)
+	m, err := mdparse.Parse(f.abs, data)
 	if err != nil {
 		return nil, err
 	}
-	if m.Status == "forgotten" {
+	if m.Status == mdparse.StatusForgotten {
 		return nil, nil
 	}
-	return []search.Doc{memdoc.Of(m, strings.TrimSuffix(path.Base(shown), ".md"), shown, "project")}, nil
+	return []search.Doc{memdoc.Of(m, strings.TrimSuffix(path.Base(f.shown), ".md"), f.shown, store)}, nil
 }
 
 // logf appends one line to the cache directory's log.

@@ -10,7 +10,6 @@
 package mem
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -93,13 +92,4 @@ func Init(dir, store string) (*Repo, []string, error) {
 		return nil, nil, err
 	}
 	return r, created, nil
-}
-
-// lock takes the store's inter-process lock for one write.
-func (r *Repo) lock(ctx context.Context) (func(), error) {
-	unlock, err := r.files.Lock(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("lock store: %w", err)
-	}
-	return unlock, nil
 }

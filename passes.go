@@ -10,6 +10,7 @@ import (
 	"github.com/mem-dev/mem/capture"
 	"github.com/mem-dev/mem/enrich"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/search"
 	"github.com/mem-dev/mem/secrets"
@@ -71,7 +72,7 @@ type Enriched struct {
 // memory) on the named memories, or on every current memory that has none
 // (all of them with force), one commit per memory.
 func (r *Repo) Enrich(ctx context.Context, a model.Asker, slugs []string, force bool, progress func(done, total int)) ([]Enriched, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func (r *Repo) Enrich(ctx context.Context, a model.Asker, slugs []string, force 
 		}
 		e := Enriched{Slug: slug, Aliases: kept, Dropped: dropped}
 		if len(kept) > 0 {
-			if err := m.Set("aliases", kept); err != nil {
+			if err := m.Set(mdparse.KeyAliases, kept); err != nil {
 				return out, err
 			}
 			res, err := r.files.Apply(ctx, []gitstore.Change{{Path: paths[slug], Data: m.Bytes()}},

@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,13 @@ const (
 // special files.
 func isMemoryFile(rel string) bool {
 	return path.Base(rel) != MemoryIndexFile && rel != ProfileFile
+}
+
+// isSpecialName reports whether a file named name would be one of the
+// special files on a case-insensitive file system (profile.md is PROFILE.md
+// there), so a memory must never take that name.
+func isSpecialName(name string) bool {
+	return strings.EqualFold(name, MemoryIndexFile) || strings.EqualFold(name, ProfileFile)
 }
 
 // ProfileCapEnv names the environment variable that sets the profile's cap.
@@ -94,7 +102,7 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 		l.Added = now.Truncate(24 * time.Hour)
 	}
 
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return ProfileChange{}, err
 	}
@@ -103,26 +111,19 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 	if err != nil {
 		return ProfileChange{}, err
 	}
-	out := ProfileChange{Line: l, Cap: cap}
-	before := string(p.Format())
-	if i := p.Find(l.Text); i >= 0 {
-		out.Merged = true
-	}
+	out := ProfileChange{Line: l, Cap: cap, Merged: p.Find(l.Text) >= 0}
+	before := p.Format()
 	demoted := p.Add(l, cap)
 	out.Size = p.Size()
 	if i := p.Find(l.Text); i >= 0 {
 		out.Line = p.Lines[i]
 	}
-	if out.Merged && len(demoted) == 0 && string(p.Format()) == before {
+	if out.Merged && len(demoted) == 0 && bytes.Equal(p.Format(), before) {
 		out.Skipped = gitstore.SkipNoChange
 		return out, nil
 	}
 
-	// Hand edits are committed with the rewrite: they pass the same guard.
-	if err := secrets.Check(ProfileFile, p.Text()); err != nil {
-		return out, err
-	}
-	changes := []gitstore.Change{{Path: ProfileFile, Data: p.Format()}}
+	var memories []gitstore.Change
 	taken := map[string]bool{}
 	for _, d := range demoted {
 		if err := secrets.Check("demoted profile line", d.Text); err != nil {
@@ -132,16 +133,27 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 		if err != nil {
 			return out, err
 		}
-		changes = append(changes, gitstore.Change{Path: slug + ".md", Data: demotedMemory(d, now, cap).Bytes()})
+		memories = append(memories, gitstore.Change{Path: slug + ".md", Data: demotedMemory(d, now, cap).Bytes()})
 		out.Demoted = append(out.Demoted, Demoted{Line: d, Slug: slug, Path: r.Place.Rel(r.abs(slug + ".md"))})
 	}
-	res, err := r.files.Apply(ctx, changes, profileCommit(out))
-	if err != nil {
-		return out, err
+	out.Result, err = r.commitProfile(ctx, p, memories, profileCommit(out))
+	return out, err
+}
+
+// commitProfile writes p, and more changes with it, as one commit under the
+// caller's lock. Hand edits to the profile are committed with the rewrite,
+// so the whole profile passes the secrets guard first.
+func (r *Repo) commitProfile(ctx context.Context, p profile.Profile, more []gitstore.Change, info gitstore.CommitInfo) (gitstore.Result, error) {
+	if err := secrets.Check(ProfileFile, p.Text()); err != nil {
+		return gitstore.Result{}, err
 	}
-	out.Result = res
+	changes := append([]gitstore.Change{{Path: ProfileFile, Data: p.Format()}}, more...)
+	res, err := r.files.Apply(ctx, changes, info)
+	if err != nil {
+		return res, err
+	}
 	r.refreshLocked()
-	return out, nil
+	return res, nil
 }
 
 // profileCommit is the commit of an add: "profile-add", or "demote" when
@@ -215,12 +227,9 @@ func (r *Repo) demotedSlug(text string, taken map[string]bool) (string, error) {
 	if base == "" {
 		base = "profile-line"
 	}
-	reserved := func(s string) bool {
-		return strings.EqualFold(s+".md", MemoryIndexFile) || strings.EqualFold(s+".md", ProfileFile)
-	}
 	for n := 1; ; n++ {
 		slug := base
-		if n > 1 || reserved(base) {
+		if n > 1 || isSpecialName(base+".md") {
 			slug = fmt.Sprintf("%s-%d", base, max(n, 2))
 		}
 		if taken[slug] {
@@ -241,7 +250,7 @@ func (r *Repo) demotedSlug(text string, taken map[string]bool) (string, error) {
 // `mem profile show` counts them, or its text) and commits it. The line is
 // gone from the profile, not from history: `mem undo` brings it back.
 func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return ProfileChange{}, err
 	}
@@ -257,10 +266,7 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 	out := ProfileChange{Line: p.Lines[i]}
 	p.Lines = append(p.Lines[:i], p.Lines[i+1:]...)
 	out.Size = p.Size()
-	if err := secrets.Check(ProfileFile, p.Text()); err != nil {
-		return out, err
-	}
-	res, err := r.files.Apply(ctx, []gitstore.Change{{Path: ProfileFile, Data: p.Format()}}, gitstore.CommitInfo{
+	out.Result, err = r.commitProfile(ctx, p, nil, gitstore.CommitInfo{
 		Action:  "profile-rm",
 		Subject: fmt.Sprintf("mem: profile rm %q", clip(out.Line.Text, 60)),
 		Trailers: []gitstore.Trailer{
@@ -268,12 +274,7 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 			{Key: "Mem-Slug", Value: ProfileFile},
 		},
 	})
-	if err != nil {
-		return out, err
-	}
-	out.Result = res
-	r.refreshLocked()
-	return out, nil
+	return out, err
 }
 
 // ProfileContext is the profile as a session is given it at its start, or

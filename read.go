@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-
-	"github.com/mem-dev/mem/gitstore"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -59,7 +58,7 @@ func (r *Repo) List() (entries []Entry, bad []error, err error) {
 			bad = append(bad, err)
 			continue
 		}
-		if m.Status == "forgotten" {
+		if m.Status == mdparse.StatusForgotten {
 			continue
 		}
 		entries = append(entries, Entry{

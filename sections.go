@@ -12,8 +12,8 @@ import (
 // own (bullets and paragraphs that link to no memory file) and makes each
 // section with such lines an index entry pointing at its first fact line.
 // Lines that only index other memories are skipped: those memories are
-// indexed themselves.
-func indexSections(rel, shown string, data []byte) []search.Doc {
+// indexed themselves. The entries are labelled with store.
+func indexSections(rel, shown, store string, data []byte) []search.Doc {
 	var docs []search.Doc
 	var heading string
 	var facts []string
@@ -27,7 +27,7 @@ func indexSections(rel, shown string, data []byte) []search.Doc {
 			docs = append(docs, search.Doc{
 				Slug:  fmt.Sprintf("%s#L%d", rel, first),
 				Path:  shown,
-				Store: "project",
+				Store: store,
 				Name:  name,
 				Class: "fact",
 				Body:  strings.Join(facts, "\n"),

@@ -35,7 +35,7 @@ type Verified struct {
 // on memories with a failed claim, clearing them when every claim passes or
 // is unknown again; all of it in one commit.
 func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return Verified{}, err
 	}
@@ -65,10 +65,10 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 			continue
 		}
 		if len(next) == 0 {
-			err = m.Unset("unverified")
+			err = m.Unset(mdparse.KeyUnverified)
 			out.Cleared = append(out.Cleared, slug)
 		} else {
-			err = m.Set("unverified", next)
+			err = m.Set(mdparse.KeyUnverified, next)
 			out.Labelled = append(out.Labelled, slug)
 		}
 		if err != nil {
@@ -99,8 +99,9 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 	return out, nil
 }
 
-// memories parses the store's memories (or the named ones), skipping
-// forgotten ones, keyed by slug, with their store-relative paths.
+// memories parses the store's memories (or the named ones), keyed by slug,
+// with their store-relative paths. Forgotten ones are skipped, and so, with
+// a line in the log, are files that do not parse.
 func (r *Repo) memories(only []string) (map[string]*mdparse.Memory, map[string]string, error) {
 	files, err := r.files.Walk()
 	if err != nil {
@@ -122,10 +123,10 @@ func (r *Repo) memories(only []string) (map[string]*mdparse.Memory, map[string]s
 		}
 		m, err := mdparse.Parse(r.abs(rel), data)
 		if err != nil {
-			r.logf("verify: skip %v", err)
+			r.logf("skip %v", err)
 			continue
 		}
-		if m.Status == "forgotten" {
+		if m.Status == mdparse.StatusForgotten {
 			continue
 		}
 		mems[slug], paths[slug] = m, rel

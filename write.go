@@ -14,8 +14,9 @@ import (
 	"github.com/mem-dev/mem/secrets"
 )
 
-// Classes are the kinds of memory, in the order the docs list them.
-var Classes = []string{"rule", "fact", "event", "gotcha", "reference", "procedure", "preference", "decision"}
+// Classes are the kinds of memory, in the order the docs list them: the
+// ones mdparse reads.
+var Classes = mdparse.Classes
 
 // Note is a memory to store.
 type Note struct {
@@ -50,9 +51,7 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	}
 	slug := mdparse.Slugify(n.Name)
 	rel := slug + ".md"
-	if strings.EqualFold(rel, MemoryIndexFile) || strings.EqualFold(rel, ProfileFile) {
-		// On a case-insensitive file system this would overwrite the
-		// store's own index or profile.
+	if isSpecialName(rel) {
 		return Written{Slug: slug}, fmt.Errorf("%w: %s is the store's own file", ErrExists, rel)
 	}
 	m := mdparse.New(mdparse.Fields{
@@ -64,7 +63,7 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		Tags:        n.Tags,
 	}, n.Body)
 
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return Written{}, err
 	}
@@ -79,7 +78,7 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		if err != nil {
 			return Written{}, err
 		}
-		if err := oldMem.Set("superseded_by", slug); err != nil {
+		if err := oldMem.Set(mdparse.KeySupersededBy, slug); err != nil {
 			return Written{}, err
 		}
 		changes = append(changes, gitstore.Change{Path: old, Data: oldMem.Bytes()})
@@ -155,16 +154,16 @@ func firstLine(s string, max int) string {
 // Forget marks a memory forgotten: the file stays, list and search skip it.
 func (r *Repo) Forget(ctx context.Context, slug string) (Written, error) {
 	return r.edit(ctx, slug, "forget", func(m *mdparse.Memory) error {
-		if m.Status == "forgotten" {
+		if m.Status == mdparse.StatusForgotten {
 			return fmt.Errorf("%s is already forgotten", slug)
 		}
-		return m.Set("status", "forgotten")
+		return m.Set(mdparse.KeyStatus, mdparse.StatusForgotten)
 	})
 }
 
 // edit rewrites one memory under the lock and commits it.
 func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdparse.Memory) error, trailers ...gitstore.Trailer) (Written, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return Written{}, err
 	}
@@ -187,7 +186,7 @@ func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdpar
 
 // Undo reverts one mem commit as a new commit.
 func (r *Repo) Undo(ctx context.Context, ref string) (gitstore.Result, error) {
-	unlock, err := r.lock(ctx)
+	unlock, err := r.files.Lock(ctx)
 	if err != nil {
 		return gitstore.Result{}, err
 	}
