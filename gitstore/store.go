@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mem-dev/mem/locate"
 )
 
 // ErrEscape is matched (errors.Is) by every error that refuses a path leading
@@ -89,7 +91,7 @@ func Open(root string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", s.Root, err)
 	}
-	if !within(s.WorkTree, s.Root) {
+	if !locate.Within(s.WorkTree, s.Root) {
 		return nil, fmt.Errorf("open store %s: not inside the work tree %s", s.Root, s.WorkTree)
 	}
 	if rel, _ := filepath.Rel(s.WorkTree, s.Root); hasGitComponent(filepath.ToSlash(rel)) {
@@ -284,7 +286,7 @@ func (s *Store) resolvesOutside(rel string) bool {
 	for hops := 0; hops < 40; hops++ {
 		resolved, err := filepath.EvalSymlinks(p)
 		if err == nil {
-			return !within(s.Root, resolved)
+			return !locate.Within(s.Root, resolved)
 		}
 		// Find the deepest existing prefix; if it is a dangling link, follow it.
 		q := p
@@ -293,7 +295,7 @@ func (s *Store) resolvesOutside(rel string) bool {
 			if err == nil {
 				if fi.Mode()&fs.ModeSymlink == 0 {
 					resolved, err := filepath.EvalSymlinks(q)
-					return err != nil || !within(s.Root, resolved)
+					return err != nil || !locate.Within(s.Root, resolved)
 				}
 				target, err := os.Readlink(q)
 				if err != nil {
@@ -314,11 +316,6 @@ func (s *Store) resolvesOutside(rel string) bool {
 		}
 	}
 	return true
-}
-
-// within reports whether p is root or below it.
-func within(root, p string) bool {
-	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
 }
 
 func hasGitComponent(slashPath string) bool {

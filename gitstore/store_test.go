@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/locate"
 )
 
 func TestOpen(t *testing.T) {
@@ -270,14 +272,14 @@ func FuzzConfinement(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rel string) {
 		if _, err := s.ReadFile(rel); err == nil {
 			resolved, err := filepath.EvalSymlinks(filepath.Join(s.Root, rel))
-			if err != nil || !within(s.Root, resolved) {
+			if err != nil || !locate.Within(s.Root, resolved) {
 				t.Fatalf("read %q, which resolves to %q (%v)", rel, resolved, err)
 			}
 		}
 		_, err := s.Apply(context.Background(), []Change{{Path: rel, Data: []byte("fuzz\n")}}, CommitInfo{Action: "store"})
 		if err == nil {
 			resolved, err := filepath.EvalSymlinks(filepath.Join(s.Root, rel))
-			if err != nil || !within(s.Root, resolved) {
+			if err != nil || !locate.Within(s.Root, resolved) {
 				t.Fatalf("wrote %q, which resolves to %q (%v)", rel, resolved, err)
 			}
 		}

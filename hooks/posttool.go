@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/fresh"
@@ -43,16 +42,10 @@ func PostTool(in io.Reader) {
 		return
 	}
 	personal, _ := locate.PersonalStore(place.MainWorkTree())
-	if !within(place.Store, file) && !within(personal, file) {
+	if !locate.Within(place.Store, file) && !locate.Within(personal, file) {
 		return
 	}
 	if err := fresh.Mark(place.CacheDir()); err != nil {
 		logHookError(place.CacheDir(), time.Now(), "post-tool: mark stale: "+err.Error())
 	}
-}
-
-// within reports whether path lies in dir (lexically; both absolute).
-func within(dir, path string) bool {
-	dir, path = filepath.Clean(dir), filepath.Clean(path)
-	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
 }

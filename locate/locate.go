@@ -44,6 +44,14 @@ func (p Place) Rel(path string) string {
 	return filepath.ToSlash(rel)
 }
 
+// Within reports whether path is dir or lies below it, lexically: both are
+// cleaned, nothing is resolved. A root directory contains every path.
+func Within(dir, path string) bool {
+	dir, path = filepath.Clean(dir), filepath.Clean(path)
+	sep := string(filepath.Separator)
+	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, sep)+sep)
+}
+
 // Find locates the repository enclosing dir and the store in it. store
 // overrides the store root (a --store flag); when empty, MEM_STORE is
 // consulted, then DefaultStore under the work tree. A relative override is

@@ -75,3 +75,22 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestWithin(t *testing.T) {
+	for _, c := range []struct {
+		dir, path string
+		want      bool
+	}{
+		{"/repo/store", "/repo/store", true},
+		{"/repo/store", "/repo/store/a.md", true},
+		{"/repo/store/", "/repo/store/sub/a.md", true},
+		{"/repo/store", "/repo/store/../other/a.md", false},
+		{"/repo/store", "/repo/storefront/a.md", false},
+		{"/repo/store", "/repo", false},
+		{"/", "/etc/passwd", true},
+	} {
+		if got := Within(c.dir, c.path); got != c.want {
+			t.Errorf("Within(%q, %q) = %v, want %v", c.dir, c.path, got, c.want)
+		}
+	}
+}

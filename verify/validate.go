@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mem-dev/mem/locate"
 )
 
 // Limits on arguments.
@@ -144,22 +146,17 @@ func validatePath(p, root string) error {
 			if !filepath.IsAbs(link) {
 				link = filepath.Join(cur, link)
 			}
-			if !within(rootReal, filepath.Clean(link)) {
+			if !locate.Within(rootReal, filepath.Clean(link)) {
 				return fmt.Errorf("path %q leaves the repository through a symlink", p)
 			}
 			return nil
 		}
-		if !within(rootReal, target) {
+		if !locate.Within(rootReal, target) {
 			return fmt.Errorf("path %q leaves the repository through a symlink", p)
 		}
 		cur = target
 	}
 	return nil
-}
-
-// within reports whether abs is root or below it.
-func within(root, abs string) bool {
-	return abs == root || strings.HasPrefix(abs, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
 
 func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/locate"
 )
 
 // escapeRoot is a work tree with a file, a symlink that stays inside, and
@@ -188,13 +190,13 @@ func FuzzValidatePath(f *testing.F) {
 			}
 		}
 		joined := filepath.Join(rootReal, filepath.FromSlash(p))
-		if !within(rootReal, joined) {
+		if !locate.Within(rootReal, joined) {
 			t.Fatalf("accepted %q: %s is outside %s", p, joined, rootReal)
 		}
 		// Follow what exists of it: it must stay inside.
-		for cur := joined; within(rootReal, cur) && cur != rootReal; cur = filepath.Dir(cur) {
+		for cur := joined; locate.Within(rootReal, cur) && cur != rootReal; cur = filepath.Dir(cur) {
 			if real, err := filepath.EvalSymlinks(cur); err == nil {
-				if !within(rootReal, real) {
+				if !locate.Within(rootReal, real) {
 					t.Fatalf("accepted %q: %s resolves to %s, outside the root", p, cur, real)
 				}
 				break
