@@ -157,17 +157,26 @@ func (p Place) MainWorkTree() string {
 	return p.WorkTree
 }
 
+// ClaudeDir returns Claude Code's configuration directory: CLAUDE_CONFIG_DIR
+// when set, else ~/.claude.
+func ClaudeDir() (string, error) {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".claude"), nil
+}
+
 // PersonalStore returns Claude Code's auto-memory directory for a work tree
 // (~/.claude/projects/<encoded work tree>/memory, CLAUDE_CONFIG_DIR moves
 // ~/.claude), and whether it exists.
 func PersonalStore(workTree string) (string, bool) {
-	base := os.Getenv("CLAUDE_CONFIG_DIR")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", false
-		}
-		base = filepath.Join(home, ".claude")
+	base, err := ClaudeDir()
+	if err != nil {
+		return "", false
 	}
 	dir := filepath.Join(base, "projects", EncodeProject(workTree), "memory")
 	fi, err := os.Stat(dir)

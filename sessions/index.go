@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/text"
+	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/transcript"
 )
 
@@ -119,13 +120,9 @@ type Report struct {
 // ~/.claude/projects/<encoded work tree> (CLAUDE_CONFIG_DIR moves
 // ~/.claude). encoded is locate.EncodeProject(workTree).
 func Sources(encoded string) (string, error) {
-	base := os.Getenv("CLAUDE_CONFIG_DIR")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
-		}
-		base = filepath.Join(home, ".claude")
+	base, err := locate.ClaudeDir()
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join(base, "projects", encoded), nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/text"
+	"github.com/mem-dev/mem/locate"
 )
 
 // Places, relative to the work tree's .claude directory.
@@ -62,13 +63,7 @@ func Open(workTree string) (*Repo, error) {
 	if files.WorkTree != "" {
 		r.WorkTree = files.WorkTree
 	}
-	base := os.Getenv("CLAUDE_CONFIG_DIR")
-	if base == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			base = filepath.Join(home, ".claude")
-		}
-	}
-	if base != "" {
+	if base, err := locate.ClaudeDir(); err == nil {
 		r.Personal = filepath.Join(base, SkillsDir)
 	}
 	return r, nil
