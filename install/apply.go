@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mem-dev/mem/internal/atomicfile"
 )
 
 // Apply makes the changes, in order. It first checks that every file still
@@ -67,42 +69,11 @@ func removeEmptyDir(dir string) error {
 	return os.Remove(dir)
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory is written, synced and renamed over it, and the directory is
-// synced, so a reader sees the old file or the new one, never a part.
-func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeAtomic replaces path with data (see internal/atomicfile), creating
+// its directory.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".mem-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(mode); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync() // not every file system can sync a directory
-		d.Close()
-	}
-	return nil
+	return atomicfile.Write(path, data, mode)
 }

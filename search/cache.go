@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/mem-dev/mem/fresh"
+	"github.com/mem-dev/mem/internal/atomicfile"
 )
 
 // Sentinel errors of Open. Either means: rebuild the cache, silently.
@@ -176,35 +175,12 @@ func Open(path string) (*Index, error) {
 	return ix, nil
 }
 
-// WriteFile writes the index and the caller's sources to path atomically:
-// a temporary file in the same directory, fsync, rename.
+// WriteFile writes the index and the caller's sources to path atomically
+// (see internal/atomicfile).
 func (ix *Index) WriteFile(path string, sources []Source) error {
 	secs := ix.sec
 	secs[secSources] = appendSources(nil, sources)
-	data := assemble(secs)
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write index: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write index: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, assemble(secs), 0o600); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil

@@ -7,7 +7,8 @@ import (
 )
 
 // The prompt path links search and eval: they must import only the standard
-// library, each other and mem's own fresh (stat stamps).
+// library, each other, mem's own fresh (stat stamps) and
+// internal/atomicfile.
 func TestStdlibOnly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping go list in -short mode")
@@ -18,7 +19,8 @@ func TestStdlibOnly(t *testing.T) {
 	}
 	for _, p := range strings.Fields(string(out)) {
 		first, _, _ := strings.Cut(p, "/")
-		if strings.Contains(first, ".") && p != "github.com/mem-dev/mem/search" && p != "github.com/mem-dev/mem/eval" && p != "github.com/mem-dev/mem/fresh" {
+		if strings.Contains(first, ".") && p != "github.com/mem-dev/mem/search" && p != "github.com/mem-dev/mem/eval" && p != "github.com/mem-dev/mem/fresh" &&
+			p != "github.com/mem-dev/mem/internal/atomicfile" {
 			t.Errorf("search/eval depend on %s", p)
 		}
 	}

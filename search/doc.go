@@ -126,8 +126,9 @@
 //
 // # Cache format
 //
-// A cache file is little-endian, written atomically (temporary file, fsync,
-// rename) and read in place (mapped where the platform allows):
+// A cache file is little-endian, written atomically (internal/atomicfile:
+// temporary file, fsync, rename) and read in place (mapped where the
+// platform allows):
 //
 //	header   magic "memindex" [8], version u32, section count u32 (7),
 //	         7 × {offset u64, length u64, checksum u32, reserved u32},

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/internal/atomicfile"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/transcript"
@@ -389,37 +389,14 @@ func readRecord(path string) (*record, error) {
 	return &rec, nil
 }
 
-// writeRecord writes rec atomically: a temporary file in the same
-// directory, fsynced, renamed over path, and the directory fsynced.
+// writeRecord writes rec atomically (see internal/atomicfile).
 func writeRecord(path string, rec *record) error {
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	tmp := path + ".tmp-" + hex.EncodeToString(rnd[:])
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("transcript index: %w", err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("transcript index: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }
