@@ -103,10 +103,15 @@ func preCommitPaths(p locate.Place) (hook, chained string, err error) {
 		return "", "", err
 	}
 	hook = filepath.Join(dir, "pre-commit")
-	if fi, err := os.Lstat(hook); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return "", "", fmt.Errorf("%s is a symbolic link; mem will not move it: make it a file, or run %q from it yourself", hook, "mem precommit")
+	chained = hook + chainedSuffix
+	// mem moves these two files into each other's place: a link would be
+	// followed to somewhere else.
+	for _, p := range []string{hook, chained} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "", "", fmt.Errorf("%s is a symbolic link; mem will not move it: make it a file, or run %q from it yourself", p, "mem precommit")
+		}
 	}
-	return hook, hook + chainedSuffix, nil
+	return hook, chained, nil
 }
 
 func planPreCommit(pl *planner) error {

@@ -665,6 +665,23 @@ func TestForeignPreCommitWithLeftoverChain(t *testing.T) {
 	}
 }
 
+// A chained hook that is a symbolic link is refused, as the hook itself
+// is, instead of being followed (uninstall used to panic on it).
+func TestSymlinkedChainedPreCommit(t *testing.T) {
+	e := newEnv(t)
+	writeFile(t, e.path(".git/hooks/pre-commit"), "#!/bin/sh\necho theirs\n", 0o755)
+	e.apply(t, Plan, e.o)
+	chained := e.path(".git/hooks/pre-commit.mem-chained")
+	target := e.path("their-hook")
+	must(t, os.Rename(chained, target))
+	must(t, os.Symlink(target, chained))
+	for name, plan := range map[string]func(Options) ([]Change, error){"install": Plan, "uninstall": PlanUninstall} {
+		if _, err := plan(e.o); err == nil || !strings.Contains(err.Error(), "pre-commit.mem-chained is a symbolic link") {
+			t.Errorf("%s: err = %v, want the link refused", name, err)
+		}
+	}
+}
+
 func TestOptionsRefused(t *testing.T) {
 	e := newEnv(t)
 	for name, o := range map[string]Options{
