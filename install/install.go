@@ -158,6 +158,14 @@ func newPlanner(o Options, install bool) (*planner, error) {
 	if o.Hook != "" && !runnable(o.Hook) {
 		return nil, fmt.Errorf("install: the mem-hook binary must be an absolute path or a bare command name, not %q", o.Hook)
 	}
+	// Installed hooks are recognised by the binaries' names (ourKind): under
+	// another name a second install would not see its own hooks.
+	if install && binName(o.Mem) != "mem" {
+		return nil, fmt.Errorf("install: the mem binary must be named mem, not %q: installed hooks are recognised by that name", binName(o.Mem))
+	}
+	if o.Hook != "" && binName(o.Hook) != "mem-hook" {
+		return nil, fmt.Errorf("install: the mem-hook binary must be named mem-hook, not %q: installed hooks are recognised by that name", binName(o.Hook))
+	}
 	pl := &planner{o: o, files: map[string]*planned{}}
 	for _, a := range o.Agents {
 		switch a {

@@ -684,13 +684,18 @@ func TestSymlinkedChainedPreCommit(t *testing.T) {
 
 func TestOptionsRefused(t *testing.T) {
 	e := newEnv(t)
-	for name, o := range map[string]Options{
-		"relative mem":  {Place: e.o.Place, Mem: "bin/mem"},
-		"unknown agent": {Place: e.o.Place, Mem: e.o.Mem, Agents: []string{"cursor"}},
-		"no repository": {Mem: e.o.Mem},
+	for name, c := range map[string]struct {
+		o    Options
+		want string
+	}{
+		"relative mem":  {Options{Place: e.o.Place, Mem: "bin/mem"}, "absolute path or a bare command name"},
+		"unknown agent": {Options{Place: e.o.Place, Mem: e.o.Mem, Agents: []string{"cursor"}}, `unknown agent "cursor"`},
+		"no repository": {Options{Mem: e.o.Mem}, "not inside a git work tree"},
+		"renamed mem":   {Options{Place: e.o.Place, Mem: filepath.Join(e.bin, "review-mem")}, `must be named mem, not "review-mem"`},
+		"renamed hook":  {Options{Place: e.o.Place, Mem: e.o.Mem, Hook: filepath.Join(e.bin, "hook")}, `must be named mem-hook, not "hook"`},
 	} {
-		if _, err := Plan(o); err == nil {
-			t.Errorf("%s: no error", name)
+		if _, err := Plan(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", name, err, c.want)
 		}
 	}
 	// Uninstall needs no binary: it recognises mem's work by its shape.
