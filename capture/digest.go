@@ -86,7 +86,7 @@ func Digest(path string, maxBytes int) (string, error) {
 			}
 			for _, tr := range e.ToolResults {
 				if tr.IsError {
-					if msg := oneLine(resultText(tr.Content), errorCap); msg != "" {
+					if msg := oneLine(tr.Text(), errorCap); msg != "" {
 						add("error: "+msg, side)
 					}
 				}
@@ -206,28 +206,6 @@ func toolLine(u transcript.ToolUse) string {
 		}
 	}
 	return u.Name
-}
-
-// resultText returns the text of a tool_result's content: a string, or a
-// list of blocks whose text blocks are joined.
-func resultText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Type, Text string
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return ""
-	}
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // oneLine puts s on one line (text.OneLine) and cuts it to at most max

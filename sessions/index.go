@@ -323,7 +323,7 @@ func (b *builder) add(e transcript.Entry) error {
 		if !r.IsError {
 			continue
 		}
-		msg := resultText(r.Content)
+		msg := resultText(r)
 		er := Error{Session: sid, Time: e.Timestamp, Kind: KindTool, Message: text.Clip(msg, maxMessage)}
 		if strings.HasPrefix(msg, "The user doesn't want to") {
 			er.Kind = KindDenied
@@ -350,25 +350,10 @@ func (b *builder) add(e transcript.Entry) error {
 	return nil
 }
 
-// resultText is a tool result's text: the string, or its text blocks
-// joined, with Claude Code's <tool_use_error> wrapper removed.
-func resultText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		var blocks []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		json.Unmarshal(raw, &blocks)
-		var parts []string
-		for _, b := range blocks {
-			if b.Text != "" {
-				parts = append(parts, b.Text)
-			}
-		}
-		s = strings.Join(parts, "\n")
-	}
-	s = strings.TrimSpace(s)
+// resultText is a tool result's text with Claude Code's <tool_use_error>
+// wrapper removed.
+func resultText(r transcript.ToolResult) string {
+	s := strings.TrimSpace(r.Text())
 	s = strings.TrimPrefix(s, "<tool_use_error>")
 	s = strings.TrimSuffix(s, "</tool_use_error>")
 	return strings.TrimSpace(s)

@@ -113,6 +113,27 @@ type ToolResult struct {
 	Content   json.RawMessage // a string or a list of blocks, as written
 }
 
+// Text returns what the result says: its content when that is a string,
+// else its non-empty text blocks joined by newlines.
+func (r ToolResult) Text() string {
+	var s string
+	if json.Unmarshal(r.Content, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	json.Unmarshal(r.Content, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // Reader reads transcripts with options, and counts what it saw across
 // calls. Its zero value decodes every entry.
 type Reader struct {

@@ -507,3 +507,16 @@ func hasDuplicateKeys(data []byte) bool {
 		}
 	}
 }
+
+func TestToolResultText(t *testing.T) {
+	for _, c := range []struct{ content, want string }{
+		{`"exit status 1"`, "exit status 1"},
+		{`[{"type":"text","text":"one"},{"type":"image","source":{}},{"type":"text","text":""},{"type":"text","text":"two"}]`, "one\ntwo"},
+		{`null`, ""},
+		{`{"odd":true}`, ""},
+	} {
+		if got := (ToolResult{Content: json.RawMessage(c.content)}).Text(); got != c.want {
+			t.Errorf("Text(%s) = %q, want %q", c.content, got, c.want)
+		}
+	}
+}
