@@ -369,6 +369,20 @@ var localEnv = map[string]bool{
 	"GIT_WORK_TREE":                    true,
 }
 
+// RepoFreeEnv returns the process environment without the variables that
+// tie git to one repository (localEnv): what any git command mem runs
+// should inherit, so that it finds the repository of the directory it is
+// given even inside a git hook.
+func RepoFreeEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !localEnv[k] {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
 // runGit runs git in dir with the inherited environment, minus localEnv, plus
 // env. Hooks are disabled. It returns standard output.
 func runGit(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
@@ -376,11 +390,7 @@ func runGit(ctx context.Context, dir string, env []string, stdin []byte, args ..
 	full := append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); !localEnv[k] {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
+	cmd.Env = RepoFreeEnv()
 	// English messages: a few are matched (identity, index.lock, no repository).
 	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	cmd.Env = append(cmd.Env, env...)

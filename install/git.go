@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/locate"
 )
 
@@ -18,7 +19,7 @@ import (
 // `git config --get` of an unset key gives "" and no error.
 func git(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gitEnv()
+	cmd.Env = gitstore.RepoFreeEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -30,21 +31,6 @@ func git(dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSuffix(string(out), "\n"), nil
-}
-
-// gitEnv is the environment without the variables that would point git at
-// another repository than the directory given.
-func gitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_PREFIX":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
 }
 
 // hooksDir is where git looks for hooks: core.hooksPath (relative to the
