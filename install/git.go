@@ -105,10 +105,11 @@ func planPreCommit(pl *planner) error {
 	if err != nil {
 		return err
 	}
-	data, exists, err := pl.read(hook)
+	hf, err := pl.load(hook)
 	if err != nil {
 		return err
 	}
+	data, exists := hf.after, hf.exists
 	script := preCommitScript(pl.o.Mem)
 	if exists && !isOurPreCommit(data) {
 		if _, taken, err := pl.read(chained); err != nil || taken {
@@ -117,7 +118,7 @@ func planPreCommit(pl *planner) error {
 			}
 			return err
 		}
-		if err := pl.write(chained, data, pl.files[hook].mode, "keep the existing pre-commit hook; mem's hook runs it first"); err != nil {
+		if err := pl.write(chained, data, hf.mode, "keep the existing pre-commit hook; mem's hook runs it first"); err != nil {
 			return err
 		}
 	}
@@ -131,7 +132,7 @@ func planPreCommit(pl *planner) error {
 	if err := pl.write(hook, script, 0o755, why); err != nil {
 		return err
 	}
-	return pl.chmod(hook, pl.files[hook].mode|0o111, "make mem's pre-commit hook executable")
+	return pl.chmod(hook, hf.mode|0o111, "make mem's pre-commit hook executable")
 }
 
 func unplanPreCommit(pl *planner) error {
@@ -143,14 +144,14 @@ func unplanPreCommit(pl *planner) error {
 	if err != nil || !exists || !isOurPreCommit(data) {
 		return err
 	}
-	old, kept, err := pl.read(chained)
+	cf, err := pl.load(chained)
 	if err != nil {
 		return err
 	}
-	if !kept {
+	if !cf.exists {
 		return pl.del(hook, "remove mem's pre-commit hook")
 	}
-	mode := pl.files[chained].mode
+	old, mode := cf.after, cf.mode
 	if err := pl.write(hook, old, mode, "put back the pre-commit hook mem had chained"); err != nil {
 		return err
 	}

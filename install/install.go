@@ -218,10 +218,6 @@ func resolve(path string) (string, error) {
 
 // read returns the planned content of path and whether it exists then.
 func (pl *planner) read(path string) ([]byte, bool, error) {
-	path, err := resolve(path)
-	if err != nil {
-		return nil, false, err
-	}
 	f, err := pl.load(path)
 	if err != nil {
 		return nil, false, err
@@ -229,7 +225,13 @@ func (pl *planner) read(path string) ([]byte, bool, error) {
 	return f.after, f.exists, nil
 }
 
+// load returns the plan of the file at path, behind a symbolic link: the
+// plan is made once, from the disk, on first use.
 func (pl *planner) load(path string) (*planned, error) {
+	path, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
 	if f, ok := pl.files[path]; ok {
 		return f, nil
 	}
@@ -255,10 +257,6 @@ func (pl *planner) load(path string) (*planned, error) {
 // write plans path to hold data. mode applies to a new file; an existing
 // one keeps its own.
 func (pl *planner) write(path string, data []byte, mode fs.FileMode, why string) error {
-	path, err := resolve(path)
-	if err != nil {
-		return err
-	}
 	f, err := pl.load(path)
 	if err != nil {
 		return err
@@ -289,10 +287,6 @@ func (pl *planner) chmod(path string, mode fs.FileMode, why string) error {
 
 // del plans the removal of path.
 func (pl *planner) del(path string, why string) error {
-	path, err := resolve(path)
-	if err != nil {
-		return err
-	}
 	f, err := pl.load(path)
 	if err != nil {
 		return err
