@@ -1,7 +1,12 @@
 package search
 
 import (
+	"bufio"
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,4 +70,68 @@ func TestExternalStore(t *testing.T) {
 		}
 	}
 	t.Logf("external store (%d memories): hit@2 %d/%d, silence %d/%d", len(docs), hits, topical, quiet, silent)
+}
+
+// TestForeignPromptsSilent: prompts typed on other projects (real Claude
+// Code sessions) meet the Larkspur store, which knows nothing of them, with
+// silence. Long prompts and briefs make up many of them; the floor is what
+// the method measured when it was last changed.
+func TestForeignPromptsSilent(t *testing.T) {
+	ix, _ := devIndex(t)
+	foreign := foreignPrompts(t)
+	if len(foreign) < 40 {
+		t.Fatalf("found %d prompts in the shared transcripts", len(foreign))
+	}
+	m := measure(ix, foreign, &defaults)
+	t.Logf("silence on %d prompts of other projects: %.2f", len(foreign), m.silence)
+	if m.silence < 0.86 {
+		t.Errorf("silence on prompts of other projects = %.2f, want >= 0.86", m.silence)
+	}
+}
+
+// foreignPrompts are the typed prompts of real Claude Code sessions on other
+// projects (../shared/external/transcripts): a store about something else
+// should meet every one of them with silence.
+func foreignPrompts(t *testing.T) []battCase {
+	var cases []battCase
+	seen := map[string]bool{}
+	filepath.WalkDir(filepath.Join(sharedDir, "external", "transcripts"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var line struct {
+				Type    string
+				Message struct{ Content json.RawMessage }
+			}
+			if json.Unmarshal(sc.Bytes(), &line) != nil || line.Type != "user" {
+				continue
+			}
+			var text string
+			if json.Unmarshal(line.Message.Content, &text) != nil {
+				var parts []struct{ Type, Text string }
+				json.Unmarshal(line.Message.Content, &parts)
+				for _, part := range parts {
+					if part.Type == "text" {
+						text += part.Text + " "
+					}
+				}
+			}
+			text = strings.TrimSpace(text)
+			if len(text) < 8 || strings.HasPrefix(text, "<") || strings.HasPrefix(text, "Caveat") || seen[text] {
+				continue
+			}
+			seen[text] = true
+			cases = append(cases, battCase{ID: strconv.Itoa(len(cases)), Prompt: text})
+		}
+		return nil
+	})
+	return cases
 }

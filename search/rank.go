@@ -47,6 +47,8 @@ type params struct {
 	previous   float64 // query weight of terms from the previous turn
 	expand     float64 // query weight of thesaurus expansions, relative to the term expanded
 	cover      float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description, aliases and tags cover
+	longAfter  int     // a prompt with more terms than this is long: a paste or a brief, not a question
+	longShare  float64 // share of the mass of a long prompt's terms after its longAfter best that the best possible score counts
 }
 
 var defaults = params{
@@ -65,6 +67,8 @@ var defaults = params{
 	previous:   0.2,
 	expand:     0.7,
 	cover:      0.1,
+	longAfter:  12,
+	longShare:  0.2,
 }
 
 func decays(class string) bool {
@@ -159,20 +163,30 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		ix.applyCoverage(stats, scores, cov, p)
 	}
 
-	// The query's best possible score: the mass of its best terms.
+	// The query's best possible score: the mass of its best terms, and a
+	// share of the mass of a long prompt's terms beyond its longAfter best
+	// (the more words a prompt has, the more a memory meets by chance).
 	masses := make([]float64, 0, len(stats))
+	var own []float64
 	for _, st := range stats {
-		if !st.expansion { // a synonym stands in for a word; it raises no bar
-			masses = append(masses, st.weight*st.idf)
+		if st.expansion { // a synonym stands in for a word; it raises no bar
+			continue
+		}
+		masses = append(masses, st.weight*st.idf)
+		if st.prompt {
+			own = append(own, st.weight*st.idf)
 		}
 	}
 	slices.SortFunc(masses, func(a, b float64) int { return cmpDesc(a, b) })
 	best := p.evidence * maxIDF
-	for i, m := range masses {
-		if i >= p.topTerms {
-			break
-		}
+	for _, m := range masses[:min(p.topTerms, len(masses))] {
 		best += m
+	}
+	if len(own) > p.longAfter {
+		slices.SortFunc(own, func(a, b float64) int { return cmpDesc(a, b) })
+		for _, m := range own[p.longAfter:] {
+			best += p.longShare * m
+		}
 	}
 
 	top := ix.rank(scores, best, now, limit, p)

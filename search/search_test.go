@@ -79,6 +79,40 @@ func TestLongPromptIgnoresPrevious(t *testing.T) {
 	}
 }
 
+// TestLongPromptNeedsMoreEvidence: the more words a prompt has, the more of
+// them meet some memory by chance, so a long brief about something else
+// stays silent where a short question with the same few words would not.
+func TestLongPromptNeedsMoreEvidence(t *testing.T) {
+	var docs []Doc
+	for _, w := range strings.Fields("avatar upload websocket reconnect charting library keyboard shortcut " +
+		"editor digest newsletter timezone notification toggle theme font sidebar tooltip pagination search") {
+		docs = append(docs, Doc{Slug: w, Path: w + ".md", Name: "About the " + w, Description: "How the " + w + " works",
+			Class: "fact", Body: "Notes on the " + w + " of the app."})
+	}
+	docs = append(docs, Doc{Slug: "release-procedure", Path: "release-procedure.md", Name: "Weekly release steps",
+		Description: "Cut the weekly release: tag, changelog, staging smoke run, deploy", Class: "procedure",
+		Body: "Write the changelog, tag it, run the staging smoke test, deploy."})
+	ix := Build(docs)
+	for _, c := range []struct {
+		prompt string
+		want   string // first slug; "" = silence
+	}{
+		{"how do I cut the weekly release", "release-procedure"},
+		{"can you write the newsletter note about the avatar upload, websocket reconnect, charting library, " +
+			"keyboard shortcut editor, digest timezone notification, theme toggle, font sidebar tooltip, " +
+			"pagination and search changes from this weekly release changelog", ""},
+	} {
+		res := ix.Search(ParseQuery(c.prompt, ""), Options{Now: fixtureNow})
+		got := ""
+		if len(res) > 0 {
+			got = res[0].Slug
+		}
+		if got != c.want {
+			t.Errorf("%.40q…: first = %q, want %q (%v)", c.prompt, got, c.want, res)
+		}
+	}
+}
+
 func TestParseQuery(t *testing.T) {
 	for _, c := range []struct {
 		name, prompt, previous string
