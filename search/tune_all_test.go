@@ -8,7 +8,8 @@ import (
 
 // judge logs how ranking params p do on the dev battery (at the shipped
 // threshold, and at the one calibrated for p) and on a store the method was
-// not tuned on (application-pipeline, with prompts of our own), and how
+// not tuned on (application-pipeline and bga-assistant, with prompts of our
+// own), and how
 // often both stay silent for prompts typed on other projects, so that a
 // change is never judged on the dev battery alone.
 func judge(t *testing.T, name string, p params) {
@@ -16,10 +17,13 @@ func judge(t *testing.T, name string, p params) {
 	dir := filepath.Join(sharedDir, "external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
 	unseen := Build(loadStore(t, dir, "project"))
 	u := measure(unseen, loadBattery(t, filepath.Join("..", "eval", "testdata", "application-pipeline.jsonl")), &p)
+	dir = filepath.Join(sharedDir, "external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
+	unseen2 := Build(loadStore(t, dir, "project"))
+	u2 := measure(unseen2, loadBattery(t, filepath.Join("..", "eval", "testdata", "bga-assistant.jsonl")), &p)
 	foreign := foreignPrompts(t)
-	t.Log(fmt.Sprintf("%-22s dev %s | cal %s | unseen h2 %.2f sil %.2f prec %.2f score %d | foreign silence dev %.2f unseen %.2f",
+	t.Log(fmt.Sprintf("%-22s dev %s | cal %s | unseen h2 %.2f sil %.2f prec %.2f score %d | unseen2 h2 %.2f sil %.2f prec %.2f score %d | foreign silence dev %.2f unseen %.2f",
 		name, measure(ix, cases, &p), calibrate(ix, cases, &p), u.hit2, u.silence, u.precision, u.score,
-		measure(ix, foreign, &p).silence, measure(unseen, foreign, &p).silence))
+		u2.hit2, u2.silence, u2.precision, u2.score, measure(ix, foreign, &p).silence, measure(unseen, foreign, &p).silence))
 }
 
 func TestTuneAll(t *testing.T) {
