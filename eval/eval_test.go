@@ -101,11 +101,11 @@ func TestMissRank(t *testing.T) {
 
 // Targets of the dev battery (DESIGN.md). The method does not reach them yet
 // with lexical evidence and a small general thesaurus on a store without
-// aliases (it reaches hit@2 0.70, silence 1.00, precision 0.52); the test
+// aliases (it reaches hit@2 0.72, silence 1.00, precision 0.53); the test
 // holds the floor of what it reaches so that a change that loses ground fails.
 var (
 	targets = Report{HitAt2: 0.90, Silence: 0.97, Precision: 0.80}
-	floors  = Report{HitAt2: 0.68, Silence: 0.97, Precision: 0.52}
+	floors  = Report{HitAt2: 0.70, Silence: 0.97, Precision: 0.52}
 )
 
 func TestDevBattery(t *testing.T) {

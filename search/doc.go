@@ -151,6 +151,17 @@
 // 0.57 on bga-assistant. Small stores stay noisy on such prompts: their
 // idf cannot tell a common word ("session", "commit") from a rare one.
 //
+// Pasted SQL. A prompt that pastes an SQL statement ("UPDATE pass_types SET
+// price_cents = … WHERE …; gonna run it on prod now") is about SQL but seldom
+// says so, while the memories about running or reviewing SQL do. A line
+// with an SQL statement's structure (UPDATE t SET c =, SELECT … FROM with a
+// column list or a semicolon, DELETE FROM … WHERE, INSERT INTO, ALTER TABLE
+// t ADD/DROP/ALTER/RENAME; not a sentence that starts with the same verb)
+// adds the term "sql" at the weight of code: dev battery hit@2 0.70 → 0.72,
+// precision 0.52 → 0.53, score +54 → +56 (the one prompt that pastes SQL);
+// unseen stores and prompts of other projects unchanged. It came from
+// reading that prompt's miss; the rule is what any pasted statement needs.
+//
 // # Cache format
 //
 // A cache file is little-endian, written atomically (internal/atomicfile:

@@ -60,7 +60,56 @@ func parsePrompt(prompt string) Query {
 			q.terms = append(q.terms, qterm{term: t.term, weight: w, prompt: true, entity: t.entity})
 		})
 	})
+	// A pasted SQL statement is about SQL, though it seldom says so.
+	if _, ok := acc["sql"]; !ok && pastesSQL(prompt) {
+		q.terms = append(q.terms, qterm{term: "sql", weight: weightCode, prompt: true})
+	}
 	return q
+}
+
+// pastesSQL reports whether a line of s is an SQL statement.
+func pastesSQL(s string) bool {
+	for line := range strings.Lines(s) {
+		if isSQLStatement(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSQLStatement reports whether line is an SQL statement that changes or
+// reads data or a table, with the structure of one: a sentence that starts
+// with the same word ("update the docs and set the flag", "select a file
+// from the list") is not one.
+func isSQLStatement(line string) bool {
+	line = strings.TrimLeft(line, " \t")
+	verb, _, _ := strings.Cut(line, " ")
+	switch {
+	case strings.EqualFold(verb, "update"), strings.EqualFold(verb, "select"), strings.EqualFold(verb, "delete"),
+		strings.EqualFold(verb, "insert"), strings.EqualFold(verb, "alter"):
+	default:
+		return false
+	}
+	f := strings.Fields(line)
+	has := func(word string) bool {
+		return slices.ContainsFunc(f, func(w string) bool { return strings.EqualFold(w, word) })
+	}
+	end := strings.HasSuffix(strings.TrimSpace(line), ";")
+	switch {
+	case len(f) < 3:
+		return false
+	case strings.EqualFold(verb, "update"):
+		return strings.EqualFold(f[2], "set") && strings.Contains(line, "=")
+	case strings.EqualFold(verb, "select"):
+		return has("from") && (end || strings.ContainsAny(line, "*(,="))
+	case strings.EqualFold(verb, "delete"):
+		return strings.EqualFold(f[1], "from") && (end || has("where"))
+	case strings.EqualFold(verb, "insert"):
+		return strings.EqualFold(f[1], "into") && (has("values") || has("select") || strings.Contains(line, "("))
+	default: // alter
+		return strings.EqualFold(f[1], "table") && len(f) > 3 &&
+			(strings.EqualFold(f[3], "add") || strings.EqualFold(f[3], "drop") || strings.EqualFold(f[3], "alter") || strings.EqualFold(f[3], "rename"))
+	}
 }
 
 // Refine returns q with the terms of the previous assistant turn added at a

@@ -113,6 +113,34 @@ func TestLongPromptNeedsMoreEvidence(t *testing.T) {
 	}
 }
 
+func TestIsSQLStatement(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"UPDATE pass_types SET price_cents = price_cents / 100 WHERE studio_id = 77;", true},
+		{"  update users set email = 'x' where id = 3", true},
+		{"SELECT * FROM bookings", true},
+		{"select id, name from studios where plan = 'pro'", true},
+		{"SELECT count(*) FROM members;", true},
+		{"DELETE FROM sessions WHERE expires_at < now();", true},
+		{"INSERT INTO plans (name) VALUES ('pro');", true},
+		{"ALTER TABLE classes ADD COLUMN teacher_id bigint;", true},
+		{"update the docs and set the flag", false},
+		{"update the readme, then set up CI", false},
+		{"select a file from the list", false},
+		{"delete from the dashboard the old panels", false},
+		{"insert into the page a banner", false},
+		{"alter table layout on mobile", false},
+		{"selected from the menu", false},
+		{"UPDATE", false},
+	} {
+		if got := isSQLStatement(c.line); got != c.want {
+			t.Errorf("isSQLStatement(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
 func TestParseQuery(t *testing.T) {
 	for _, c := range []struct {
 		name, prompt, previous string
@@ -126,6 +154,7 @@ func TestParseQuery(t *testing.T) {
 		{"previous refines", "who reviews that", "Opened the ledger PR.", []string{"+ledger", "+open", "+pr", "review"}},
 		{"image marker and URL stripped", "[Image #1] broken, see https://example.com/a/b?c=1", "", []string{"broken"}},
 		{"ticket id kept from URL", "look at https://linear.app/acme/issue/ACME-12/some-long-title-here", "", []string{"12", "@acme-12", "acm", "issu"}},
+		{"pasted SQL is about SQL", "is this safe?\nUPDATE passes SET price = 0 WHERE id = 7;", "", []string{"0", "7", "id", "pass", "price", "safe", "set", "sql", "updat"}},
 		{"identifiers kept", "write tests for ExpirePasses in internal/passes/expire.go", "",
 			[]string{"@expire.go", "@expirepasses", "@internal/passes/expire.go", "expir", "intern", "pass", "test", "write"}},
 	} {
