@@ -90,8 +90,9 @@ func TestForeignPromptsSilent(t *testing.T) {
 }
 
 // foreignPrompts are the typed prompts of real Claude Code sessions on other
-// projects (../shared/external/transcripts): a store about something else
-// should meet every one of them with silence.
+// projects (../shared/external/transcripts; what the client itself wrote
+// into the user's turn, command tags and caveats, left out): a store about
+// something else should meet every one of them with silence.
 func foreignPrompts(t *testing.T) []battCase {
 	var cases []battCase
 	seen := map[string]bool{}
