@@ -102,12 +102,7 @@ func TestLongPromptNeedsMoreEvidence(t *testing.T) {
 			"keyboard shortcut editor, digest timezone notification, theme toggle, font sidebar tooltip, " +
 			"pagination and search changes from this weekly release changelog", ""},
 	} {
-		res := ix.Search(ParseQuery(c.prompt, ""), Options{Now: fixtureNow})
-		got := ""
-		if len(res) > 0 {
-			got = res[0].Slug
-		}
-		if got != c.want {
+		if got, res := first(ix, c.prompt, ""); got != c.want {
 			t.Errorf("%.40q…: first = %q, want %q (%v)", c.prompt, got, c.want, res)
 		}
 	}
@@ -217,15 +212,20 @@ func TestSearchFixtures(t *testing.T) {
 		{"thanks!", "", ""},
 		{"what's the difference between a mutex and a semaphore", "", ""},
 	} {
-		res := ix.Search(ParseQuery(c.prompt, c.previous), Options{Now: fixtureNow})
-		got := ""
-		if len(res) > 0 {
-			got = res[0].Slug
-		}
-		if got != c.want {
+		if got, res := first(ix, c.prompt, c.previous); got != c.want {
 			t.Errorf("%q: first = %q, want %q (%v)", c.prompt, got, c.want, res)
 		}
 	}
+}
+
+// first searches ix as the hook would and returns the first result's slug
+// ("" when silent) and the results.
+func first(ix *Index, prompt, previous string) (string, []Result) {
+	res := ix.Search(ParseQuery(prompt, previous), Options{Now: fixtureNow})
+	if len(res) == 0 {
+		return "", nil
+	}
+	return res[0].Slug, res
 }
 
 func TestLabels(t *testing.T) {
