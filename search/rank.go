@@ -145,10 +145,12 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	}
 	stats = capTerms(stats, maxPrevious)
 
-	scores := make([]float64, ix.nDocs)
-	var cov []float64
+	// Scores accumulate in float32: at 10,000 memories each array a search
+	// writes is pages the hook faults in, and ranking needs no more digits.
+	scores := make([]float32, ix.nDocs)
+	var cov []float32
 	if p.cover > 0 {
-		cov = make([]float64, ix.nDocs)
+		cov = make([]float32, ix.nDocs)
 	}
 	touched := make([]bool, ix.nDocs)
 	ix.accumulate(stats, scores, cov, touched, p)
@@ -261,7 +263,7 @@ func capTerms(stats []termStat, n int) []termStat {
 // are gathered one at a time in one scratch array, reset through the list
 // of documents they reached: a store of 10,000 memories would otherwise
 // allocate and page in a score array per group on every prompt.
-func (ix *Index) accumulate(stats []termStat, scores, cov []float64, touched []bool, p *params) {
+func (ix *Index) accumulate(stats []termStat, scores, cov []float32, touched []bool, p *params) {
 	var order []int
 	var members map[int][]int
 	for i, st := range stats {
@@ -276,19 +278,19 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float64, touched []b
 			continue
 		}
 		ix.contributions(st, touched, p, func(doc int, s float64, summary bool) {
-			scores[doc] += s
+			scores[doc] += float32(s)
 			if cov != nil && summary && st.prompt {
-				cov[doc] += st.weight * st.idf
+				cov[doc] += float32(st.weight * st.idf)
 			}
 		})
 	}
 	if len(order) == 0 {
 		return
 	}
-	best := make([]float64, ix.nDocs)
-	var bestCov []float64
+	best := make([]float32, ix.nDocs)
+	var bestCov []float32
 	if cov != nil {
-		bestCov = make([]float64, ix.nDocs)
+		bestCov = make([]float32, ix.nDocs)
 	}
 	reached := make([]int, 0, ix.nDocs) // a large buffer's untouched pages cost nothing
 	for _, g := range order {
@@ -298,9 +300,9 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float64, touched []b
 				if best[doc] == 0 {
 					reached = append(reached, doc)
 				}
-				best[doc] = max(best[doc], s)
+				best[doc] = max(best[doc], float32(s))
 				if bestCov != nil && summary && st.prompt {
-					bestCov[doc] = max(bestCov[doc], st.weight*st.idf)
+					bestCov[doc] = max(bestCov[doc], float32(st.weight*st.idf))
 				}
 			})
 		}
@@ -347,7 +349,7 @@ func (ix *Index) contributions(st termStat, touched []bool, p *params, fn func(d
 // idf mass that its name, description, aliases and tags cover: a memory is
 // about what its summary says, and a prompt whose rare words only meet a
 // memory's body is less likely to be about it.
-func (ix *Index) applyCoverage(stats []termStat, scores, cov []float64, p *params) {
+func (ix *Index) applyCoverage(stats []termStat, scores, cov []float32, p *params) {
 	var den float64
 	for _, st := range stats {
 		if st.prompt && !st.expansion {
@@ -359,7 +361,7 @@ func (ix *Index) applyCoverage(stats []termStat, scores, cov []float64, p *param
 	}
 	for doc, s := range scores {
 		if s > 0 {
-			scores[doc] = s * (1 - p.cover + p.cover*min(1, cov[doc]/den))
+			scores[doc] = float32(float64(s) * (1 - p.cover + p.cover*min(1, float64(cov[doc])/den)))
 		}
 	}
 }
@@ -368,15 +370,15 @@ func (ix *Index) applyCoverage(stats []termStat, scores, cov []float64, p *param
 // the importance, recency and supersession multipliers, and returns the k
 // best, best first. It keeps a small sorted array rather than sorting every
 // candidate: at 10,000 memories a common word matches thousands.
-func (ix *Index) rank(scores []float64, best float64, now time.Time, k int, p *params) []scored {
+func (ix *Index) rank(scores []float32, best float64, now time.Time, k int, p *params) []scored {
 	top := make([]scored, 0, k+1)
 	nowDays := float64(now.Unix()) / 86400
 	maxMult := 1 + p.importance*5
-	for doc, s := range scores {
-		if s <= 0 {
+	for doc, s32 := range scores {
+		if s32 <= 0 {
 			continue
 		}
-		s /= best
+		s := float64(s32) / best
 		if len(top) == k && s*maxMult <= top[k-1].score {
 			continue
 		}
