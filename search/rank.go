@@ -292,13 +292,13 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float32, touched []b
 	if cov != nil {
 		bestCov = make([]float32, ix.nDocs)
 	}
-	reached := make([]int, 0, ix.nDocs) // a large buffer's untouched pages cost nothing
+	reached := make([]int32, 0, ix.nDocs) // a large buffer's untouched pages cost nothing
 	for _, g := range order {
 		for _, i := range members[g] {
 			st := stats[i]
 			ix.contributions(st, touched, p, func(doc int, s float64, summary bool) {
 				if best[doc] == 0 {
-					reached = append(reached, doc)
+					reached = append(reached, int32(doc))
 				}
 				best[doc] = max(best[doc], float32(s))
 				if bestCov != nil && summary && st.prompt {
