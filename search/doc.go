@@ -138,7 +138,12 @@
 // the two small unseen stores gained (silence on prompts of other projects
 // 0.59–0.67 → 0.67–0.84), but the end-to-end scripts' stores of two to five
 // memories fell silent on plain questions ("which port does pgbouncer
-// listen on?", a prompt that repeats an alias word for word).
+// listen on?", a prompt that repeats an alias word for word); the "How to
+// apply:" paragraph that Claude Code's own memories carry (most files of
+// the three unseen stores), indexed with the aliases or the description:
+// application-pipeline hit@2 0.80 → 0.90, but the dev score 56 → 55 and
+// silence on prompts of other projects down on both unseen stores (0.67 →
+// 0.53–0.57, 0.59 → 0.51–0.53).
 //
 // Long prompts. The dev battery's silence prompts are all short ("ok go
 // ahead"); prompts typed on other projects (51 from the real sessions in
