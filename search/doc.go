@@ -123,33 +123,34 @@
 // In the misses, the prompt's words seldom share a memory with the right
 // one's: "502" is in no memory, and "footer" only in the two about commit
 // message footers (which is what s120, about a stale page footer after a
-// deploy, wrongly finds). Later again: splitting compounds into two words
-// the store also uses ("webhook" → web + hook; it also made "friday" fri +
-// day and "present" pre + sent): score 56 → 55, silence on prompts of other
-// projects 0.88 → 0.86; the Larkspur store's document frequencies as a
-// background idf for small stores: silence on prompts of other projects
-// fell on both unseen stores (0.67 → 0.47–0.59), since a store about
-// something else does not know their words either, nor did a general
-// one (document frequencies of 22,337 man pages and Go module READMEs on
-// this machine, as 30–1,000 typical documents behind every store, minCorpus
-// kept or not: dev score 56 → 48–55, application-pipeline 11 → 10–11,
-// bga-assistant 8 → 6–12, silence on prompts of other projects 0.67 →
-// 0.57–0.73 on application-pipeline and 0.88 → 0.80–0.88 on Larkspur); the
-// prompt's words
-// the store never uses back in the best possible score (0.1–0.5 of the
-// largest idf each, threshold 0.19–0.23): silence on prompts of other
-// projects up to 0.96–0.98, but the dev score holds at +56 only at 0.1–0.2
-// with a lower threshold, where it gives that silence back (0.84); a
-// threshold raised for small stores (+0.05–0.15 × (1 − memories/100)):
-// the two small unseen stores gained (silence on prompts of other projects
-// 0.59–0.67 → 0.67–0.84), but the end-to-end scripts' stores of two to five
-// memories fell silent on plain questions ("which port does pgbouncer
-// listen on?", a prompt that repeats an alias word for word); the "How to
-// apply:" paragraph that Claude Code's own memories carry (most files of
-// the three unseen stores), indexed with the aliases or the description:
-// application-pipeline hit@2 0.80 → 0.90, but the dev score 56 → 55 and
-// silence on prompts of other projects down on both unseen stores (0.67 →
-// 0.53–0.57, 0.59 → 0.51–0.53).
+// deploy, wrongly finds).
+//
+// Later again, judged also on two unseen stores and on prompts typed on
+// other projects (see Long prompts below), and not kept:
+//
+//   - splitting compounds into two words the store also uses ("webhook" →
+//     web + hook; also "friday" → fri + day): score 56 → 55, silence on
+//     prompts of other projects 0.88 → 0.86;
+//   - a background idf behind small stores, from the Larkspur store (silence
+//     on prompts of other projects fell on both unseen stores, 0.67 →
+//     0.47–0.59: that store does not know their words either) or from a
+//     general corpus (22,337 man pages and Go module READMEs, as 30–1,000
+//     typical documents behind every store: dev score 56 → 48–55,
+//     bga-assistant 8 → 6–12, application-pipeline 11 → 10–11);
+//   - the prompt's words the store never uses back in the best possible
+//     score (0.1–0.5 of the largest idf each, threshold 0.19–0.23): silence
+//     on prompts of other projects up to 0.96–0.98, but the dev score holds
+//     at +56 only at 0.1–0.2 with a lower threshold, which gives that
+//     silence back (0.84);
+//   - a threshold raised for small stores (+0.05–0.15 × (1 − memories/100)):
+//     the small unseen stores gained (silence on prompts of other projects
+//     0.59–0.67 → 0.67–0.84), but the end-to-end scripts' stores of two to
+//     five memories fell silent on plain questions ("which port does
+//     pgbouncer listen on?");
+//   - the "How to apply:" paragraph of Claude Code's own memories (most
+//     files of the unseen stores) indexed with the aliases or the
+//     description: application-pipeline hit@2 0.80 → 0.90, but dev 56 → 55
+//     and silence on prompts of other projects down on both unseen stores.
 //
 // Long prompts. The dev battery's silence prompts are all short ("ok go
 // ahead"); prompts typed on other projects (51 from the real sessions in
@@ -170,8 +171,8 @@
 //	0.3 after the 16th                 0.70 0.52  +54        0.86    0.67
 //
 // (* the previous turn's terms counted too; in the others only the
-// prompt's own.) Up to a dozen terms a prompt is a question; beyond that it is a brief or a
-// paste, and chance matches grow with its length. The product's own run
+// prompt's own.) Up to a dozen terms a prompt is a question; beyond that
+// it is a brief or a paste, and chance matches grow with its length. The product's own run
 // (`mem eval` over the same prompts, MEMORY.md's notes indexed too): 0.78 →
 // 0.88 on the Larkspur store, 0.53 → 0.57 on application-pipeline, 0.55 →
 // 0.57 on bga-assistant. Small stores stay noisy on such prompts: their
