@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/install"
+	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -14,11 +16,24 @@ import (
 type doctorCmd struct{}
 
 func (doctorCmd) Run(e *env) error {
+	var problems []install.Problem
 	o, r, err := installOptions(e, []string{install.Claude}, false)
-	if err != nil {
+	switch {
+	case errors.Is(err, mem.ErrNoStore):
+		// No store yet: say so among everything else that needs doing.
+		place, perr := locate.Find(e.dir, e.store)
+		if perr != nil {
+			return err
+		}
+		if o, err = placeOptions(place, []string{install.Claude}, false); err != nil {
+			return err
+		}
+		problems = install.Doctor(o)
+	case err != nil:
 		return err
+	default:
+		problems = append(install.Doctor(o), storeProblems(e, r)...)
 	}
-	problems := append(install.Doctor(o), storeProblems(e, r)...)
 	if len(problems) == 0 {
 		fmt.Fprintln(e.stdout, "mem doctor: all good")
 		return nil

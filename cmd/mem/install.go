@@ -8,6 +8,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/install"
+	"github.com/mem-dev/mem/locate"
 )
 
 type installCmd struct {
@@ -74,9 +75,16 @@ func installOptions(e *env, agents []string, capture bool) (install.Options, *me
 	if err != nil {
 		return install.Options{}, nil, err
 	}
+	o, err := placeOptions(r.Place, agents, capture)
+	return o, r, err
+}
+
+// placeOptions are the install options for a place, naming this mem binary
+// and the mem-hook beside it.
+func placeOptions(place locate.Place, agents []string, capture bool) (install.Options, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return install.Options{}, nil, fmt.Errorf("find the mem binary: %w", err)
+		return install.Options{}, fmt.Errorf("find the mem binary: %w", err)
 	}
 	self, _ = filepath.EvalSymlinks(self)
 	memBin := portable(self, "mem")
@@ -85,7 +93,7 @@ func installOptions(e *env, agents []string, capture bool) (install.Options, *me
 		hookBin = portable(sibling, "mem-hook")
 	}
 	home, _ := os.UserHomeDir()
-	return install.Options{Place: r.Place, Mem: memBin, Hook: hookBin, Agents: agents, Capture: capture, Home: home}, r, nil
+	return install.Options{Place: place, Mem: memBin, Hook: hookBin, Agents: agents, Capture: capture, Home: home}, nil
 }
 
 // portable returns name when PATH finds the same file as abs, else abs.
