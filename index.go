@@ -105,6 +105,9 @@ func (r *Repo) refresh() (*search.Index, error) {
 	}
 	if ix == nil {
 		ix = search.Build(r.parse(files))
+		// A cache built from nothing is often a repository that moved or a
+		// store that was deleted: their caches would stay forever.
+		r.pruneCaches()
 	}
 	if err := os.MkdirAll(r.Place.CacheDir(), 0o755); err != nil {
 		return ix, fmt.Errorf("create cache dir: %w", err)
@@ -114,6 +117,33 @@ func (r *Repo) refresh() (*search.Index, error) {
 	}
 	fresh.Clear(r.Place.CacheDir())
 	return ix, nil
+}
+
+// pruneCaches removes the other caches in the cache directory whose
+// directories are all gone: a store whose repository was moved or which was
+// deleted. The stores of other --store paths that still exist keep theirs.
+func (r *Repo) pruneCaches() {
+	others, _ := filepath.Glob(filepath.Join(r.Place.CacheDir(), "index-*.bin"))
+	for _, path := range others {
+		if path == r.Place.IndexPath() {
+			continue
+		}
+		ix, err := search.Open(path)
+		if err != nil {
+			continue // another version's cache, or one being written: not ours to judge
+		}
+		gone := true
+		for _, d := range ix.Stamps().Dirs() {
+			if _, err := os.Stat(d.Path); err == nil {
+				gone = false
+				break
+			}
+		}
+		ix.Close()
+		if gone {
+			os.Remove(path)
+		}
+	}
 }
 
 // sourceFile is a file the index reads: a store file, or a memory in
