@@ -166,28 +166,30 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	}
 
 	// The query's best possible score: the mass of its best terms, and a
-	// share of the mass of a long prompt's terms beyond its longAfter best
-	// (the more words a prompt has, the more a memory meets by chance).
-	masses := make([]float64, 0, len(stats))
-	var own []float64
+	// share of the mass of a long prompt's own terms beyond its longAfter
+	// best (the more words a prompt has, the more a memory meets by chance).
+	type termMass struct {
+		mass float64
+		own  bool // the prompt's own term, not the previous turn's
+	}
+	masses := make([]termMass, 0, len(stats))
 	for _, st := range stats {
-		if st.expansion { // a synonym stands in for a word; it raises no bar
-			continue
-		}
-		masses = append(masses, st.weight*st.idf)
-		if st.prompt {
-			own = append(own, st.weight*st.idf)
+		if !st.expansion { // a synonym stands in for a word; it raises no bar
+			masses = append(masses, termMass{st.weight * st.idf, st.prompt})
 		}
 	}
-	slices.SortFunc(masses, func(a, b float64) int { return cmpDesc(a, b) })
+	slices.SortFunc(masses, func(a, b termMass) int { return cmpDesc(a.mass, b.mass) })
 	best := p.evidence * maxIDF
-	for _, m := range masses[:min(p.topTerms, len(masses))] {
-		best += m
-	}
-	if len(own) > p.longAfter {
-		slices.SortFunc(own, func(a, b float64) int { return cmpDesc(a, b) })
-		for _, m := range own[p.longAfter:] {
-			best += p.longShare * m
+	own := 0
+	for i, m := range masses {
+		if i < p.topTerms {
+			best += m.mass
+		}
+		if m.own {
+			if own >= p.longAfter {
+				best += p.longShare * m.mass
+			}
+			own++
 		}
 	}
 
