@@ -52,19 +52,25 @@ func parsePrompt(prompt string) Query {
 			w = weightCode
 		}
 		tokenize(text, func(t token) {
-			if i, ok := acc[t.term]; ok {
-				q.terms[i].weight = max(q.terms[i].weight, w)
-				return
-			}
-			acc[t.term] = len(q.terms)
-			q.terms = append(q.terms, qterm{term: t.term, weight: w, prompt: true, entity: t.entity})
+			q.add(acc, qterm{term: t.term, weight: w, prompt: true, entity: t.entity})
 		})
 	})
 	// A pasted SQL statement is about SQL, though it seldom says so.
-	if _, ok := acc["sql"]; !ok && pastesSQL(prompt) {
-		q.terms = append(q.terms, qterm{term: "sql", weight: weightCode, prompt: true})
+	if pastesSQL(prompt) {
+		q.add(acc, qterm{term: "sql", weight: weightCode, prompt: true})
 	}
 	return q
+}
+
+// add puts t in q, whose terms acc indexes; a term already there keeps the
+// larger of its weights.
+func (q *Query) add(acc map[string]int, t qterm) {
+	if i, ok := acc[t.term]; ok {
+		q.terms[i].weight = max(q.terms[i].weight, t.weight)
+		return
+	}
+	acc[t.term] = len(q.terms)
+	q.terms = append(q.terms, t)
 }
 
 // pastesSQL reports whether a line of s is an SQL statement.
@@ -136,15 +142,9 @@ func (q Query) Refine(previous string) Query {
 			w *= weightCode
 		}
 		tokenizeCached(text, nil, full, func(t token) {
-			if full() {
-				return
+			if !full() {
+				out.add(acc, qterm{term: t.term, weight: w, entity: t.entity})
 			}
-			if i, ok := acc[t.term]; ok {
-				out.terms[i].weight = max(out.terms[i].weight, w)
-				return
-			}
-			acc[t.term] = len(out.terms)
-			out.terms = append(out.terms, qterm{term: t.term, weight: w, entity: t.entity})
 		})
 	})
 	return out
