@@ -8,32 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/modeltest"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 )
-
-// fakeModel answers every prompt with the same JSON text, decoded the way
-// the model runner decodes a real answer.
-type fakeModel struct {
-	answer  string
-	err     error
-	prompts atomic.Int32
-	last    atomic.Value // string
-}
-
-func (f *fakeModel) Ask(ctx context.Context, prompt string, out any) error {
-	f.prompts.Add(1)
-	f.last.Store(prompt)
-	if f.err != nil {
-		return f.err
-	}
-	return json.Unmarshal([]byte(f.answer), out)
-}
-
-var _ model.Asker = (*fakeModel)(nil)
 
 // hostile is what a compromised or confused model might answer; sentinel is
 // the path a successful injection would create.
@@ -82,7 +61,7 @@ func TestModelClaimsHostile(t *testing.T) {
 	gitInit(t, dir)
 	bad := hostile(sentinel)
 	good := []string{`{"kind":"path_exists","path":"ok.go"}`, `{"kind":"pr_merged","number":"7"}`}
-	a := &fakeModel{answer: `{"claims":[` + strings.Join(append(bad, good...), ",") + `]}`}
+	a := &modeltest.Asker{Answer: `{"claims":[` + strings.Join(append(bad, good...), ",") + `]}`}
 	m := mdparse.New(mdparse.Fields{Name: "n"}, "A note with nothing checkable.")
 
 	// ModelClaims checks the shape of each claim.
@@ -133,13 +112,13 @@ func TestModelClaimsHostile(t *testing.T) {
 }
 
 func TestModelClaimsPrompt(t *testing.T) {
-	a := &fakeModel{answer: `{"claims":[]}`}
+	a := &modeltest.Asker{Answer: `{"claims":[]}`}
 	m := mdparse.New(mdparse.Fields{Name: "VAT rounding", Description: "rounded per line"}, "See shop/tax.py.")
 	claims, rejected, err := ModelClaims(context.Background(), a, m)
 	if err != nil || len(claims) != 0 || len(rejected) != 0 {
 		t.Fatalf("ModelClaims = %v, %v, %v", claims, rejected, err)
 	}
-	p := a.last.Load().(string)
+	p := a.Prompt()
 	for _, s := range []string{`"claims"`, `"kind":"pr_merged","number":231`, "IS MERGED", "Title: VAT rounding", "Summary: rounded per line", "See shop/tax.py."} {
 		if !strings.Contains(p, s) {
 			t.Errorf("prompt lacks %q", s)
@@ -152,9 +131,9 @@ func TestModelClaimsPrompt(t *testing.T) {
 
 func TestModelClaimsErrors(t *testing.T) {
 	m := mdparse.New(mdparse.Fields{Name: "n"}, "PR #3 merged.")
-	for _, a := range []*fakeModel{{err: errors.New("model timed out")}, {answer: `{"claims":"rm -rf /"}`}, {answer: `not json`}} {
+	for _, a := range []*modeltest.Asker{{Err: errors.New("model timed out")}, {Answer: `{"claims":"rm -rf /"}`}, {Answer: `not json`}} {
 		if _, _, err := ModelClaims(context.Background(), a, m); err == nil {
-			t.Errorf("answer %q, error %v: ModelClaims gave no error", a.answer, a.err)
+			t.Errorf("answer %q, error %v: ModelClaims gave no error", a.Answer, a.Err)
 		}
 		// Run still probes the text's claims and reports the model's failure.
 		r := Run(context.Background(), &Prober{Repo: t.TempDir()}, a, map[string]*mdparse.Memory{"n": m}, nil)

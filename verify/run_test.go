@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-dev/mem/internal/modeltest"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -172,7 +173,7 @@ func TestMerge(t *testing.T) {
 // is probed once, as the text's.
 func TestRunDedupesModelClaims(t *testing.T) {
 	dir := t.TempDir()
-	a := &fakeModel{answer: `{"claims":[{"kind":"path_exists","path":"shop/tax.py"},{"kind":"path_exists","path":"./shop/cart.py"}]}`}
+	a := &modeltest.Asker{Answer: `{"claims":[{"kind":"path_exists","path":"shop/tax.py"},{"kind":"path_exists","path":"./shop/cart.py"}]}`}
 	mems := map[string]*mdparse.Memory{"vat": mdparse.New(mdparse.Fields{Name: "VAT"}, "See `shop/tax.py`.")}
 	r := Run(context.Background(), &Prober{Repo: dir}, a, mems, nil)
 	if r.Claims != 2 {
@@ -181,7 +182,7 @@ func TestRunDedupesModelClaims(t *testing.T) {
 }
 
 // unavailable is a model runner that cannot run, like a nil *model.Runner.
-type unavailable struct{ fakeModel }
+type unavailable struct{ modeltest.Asker }
 
 func (*unavailable) Available() error { return errors.New("no model available") }
 
@@ -189,8 +190,8 @@ func TestRunUnavailableModel(t *testing.T) {
 	a := &unavailable{}
 	mems := map[string]*mdparse.Memory{"n": mdparse.New(mdparse.Fields{Name: "n"}, "See `a/b.go`.")}
 	r := Run(context.Background(), &Prober{Repo: t.TempDir()}, a, mems, nil)
-	if a.prompts.Load() != 0 || len(r.ModelErrors) != 0 || r.Claims != 1 {
-		t.Errorf("unavailable model: asked %d times, report %+v", a.prompts.Load(), r)
+	if a.Calls() != 0 || len(r.ModelErrors) != 0 || r.Claims != 1 {
+		t.Errorf("unavailable model: asked %d times, report %+v", a.Calls(), r)
 	}
 }
 
