@@ -219,16 +219,6 @@ func (q Query) String() string {
 	return b.String()
 }
 
-// Terms returns the query terms (for tests and logs).
-func (q Query) Terms() []string {
-	out := make([]string, len(q.terms))
-	for i, t := range q.terms {
-		out[i] = t.term
-	}
-	slices.Sort(out)
-	return out
-}
-
 // eachSegment splits raw prompt text into prose and code (fenced blocks and
 // lines that look like logs or stack traces), with markers and URLs removed.
 func eachSegment(s string, fn func(text string, code bool)) {
