@@ -356,7 +356,7 @@ func (pl *planner) emptyDirs(removed []string) []Change {
 	// directory may go.
 	inside := func(dir string) bool {
 		for _, root := range []string{pl.o.Place.WorkTree, pl.o.Place.CommonDir, pl.o.Home} {
-			if root != "" && strings.HasPrefix(dir, filepath.Clean(root)+string(filepath.Separator)) {
+			if root != "" && locate.Within(root, dir) {
 				return true
 			}
 		}
