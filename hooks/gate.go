@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,7 +102,7 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 	if in.TranscriptPath == "" {
 		return GateResult{}, errors.New("gate: stop input has no transcript_path")
 	}
-	if fi, err := os.Stat(place.Store); err != nil || !fi.IsDir() {
+	if !isDir(place.Store) {
 		// This repository does not use mem (a gate installed for every
 		// repository): asking for `mem store` would create a store here.
 		return GateResult{}, nil
@@ -189,10 +190,8 @@ type gateWindow struct {
 }
 
 func (w *gateWindow) addEdit(path string) {
-	for _, p := range w.Edited {
-		if p == path {
-			return
-		}
+	if slices.Contains(w.Edited, path) {
+		return
 	}
 	if len(w.Edited) >= gateMaxEditedKept {
 		w.Overflow = true
@@ -455,6 +454,9 @@ func loadGateState(path string) (gateState, bool, error) {
 	return st, true, nil
 }
 
+// writeGateState replaces the state by rename, so a reader never sees half
+// of it. Unlike internal/atomicfile it does not sync: the state is written at
+// every stop, and losing it to a crash only starts the session's count over.
 func writeGateState(dir, path string, st *gateState) error {
 	b, err := json.Marshal(st)
 	if err != nil {
