@@ -24,11 +24,7 @@ type skillsScanCmd struct {
 }
 
 func (c skillsScanCmd) Run(e *env) error {
-	x, p, _, err := c.update(e)
-	if err != nil {
-		return err
-	}
-	snap, err := x.Load()
+	snap, p, err := c.snapshot(e)
 	if err != nil {
 		return err
 	}

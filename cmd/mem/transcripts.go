@@ -46,6 +46,16 @@ func (s transcriptSources) update(e *env) (*sessions.Index, locate.Place, sessio
 	return x, p, rep, err
 }
 
+// snapshot refreshes the transcript index (update) and loads it for a query.
+func (s transcriptSources) snapshot(e *env) (*sessions.Snapshot, locate.Place, error) {
+	x, p, _, err := s.update(e)
+	if err != nil {
+		return nil, p, err
+	}
+	snap, err := x.Load()
+	return snap, p, err
+}
+
 type transcriptsIndexCmd struct {
 	transcriptSources
 	JSON bool `help:"Print the report as JSON."`
@@ -60,14 +70,14 @@ func (c transcriptsIndexCmd) Run(e *env) error {
 		return printJSON(e, rep)
 	}
 	if rep.Files == 0 {
-		fmt.Fprintf(e.stderr, "mem: no transcripts found in %s\n", strings.Join(c.shownDirs(e), ", "))
+		fmt.Fprintf(e.stderr, "mem: no transcripts found in %s\n", strings.Join(c.shownDirs(), ", "))
 	}
 	fmt.Fprintf(e.stdout, "%d transcript files, %d read (%d from the start again): %d new lines, %d malformed, into %s\n",
 		rep.Files, rep.Read, rep.Reread, rep.Lines, rep.Malformed, e.shown(x.Dir))
 	return nil
 }
 
-func (s transcriptSources) shownDirs(e *env) []string {
+func (s transcriptSources) shownDirs() []string {
 	if len(s.Dir) > 0 {
 		return s.Dir
 	}
@@ -81,11 +91,7 @@ type transcriptsStatsCmd struct {
 }
 
 func (c transcriptsStatsCmd) Run(e *env) error {
-	x, _, _, err := c.update(e)
-	if err != nil {
-		return err
-	}
-	snap, err := x.Load()
+	snap, _, err := c.snapshot(e)
 	if err != nil {
 		return err
 	}
@@ -125,11 +131,7 @@ func (c transcriptsSearchCmd) Run(e *env) error {
 	if (c.Query == "") == (c.Command == "") {
 		return withHint(errors.New("give a QUERY or --command CMD"), `mem transcripts search "permission denied" or mem transcripts search --command "go test"`)
 	}
-	x, _, _, err := c.update(e)
-	if err != nil {
-		return err
-	}
-	snap, err := x.Load()
+	snap, _, err := c.snapshot(e)
 	if err != nil {
 		return err
 	}
