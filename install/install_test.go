@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -515,7 +516,7 @@ func TestMCP(t *testing.T) {
 				server := doc[container].(map[string]any)["mem"]
 				var want any
 				must(t, json.Unmarshal([]byte(tt.want(o)), &want))
-				if !jsonEqual(server, want) {
+				if !reflect.DeepEqual(server, want) {
 					t.Errorf("mem server = %v, want %s", server, tt.want(o))
 				}
 				if existing {

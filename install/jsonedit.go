@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 )
 
 // This file edits JSON text in place. A document is parsed into nodes that
@@ -216,36 +217,7 @@ func (d *jdoc) equal(n *jnode, v any) bool {
 	if err != nil || json.Unmarshal(b, &want) != nil || json.Unmarshal(d.text(n), &have) != nil {
 		return false
 	}
-	return jsonEqual(have, want)
-}
-
-func jsonEqual(a, b any) bool {
-	switch a := a.(type) {
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, v := range a {
-			if w, ok := b[k]; !ok || !jsonEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !jsonEqual(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		return a == b
-	}
+	return reflect.DeepEqual(have, want)
 }
 
 func (d *jdoc) splice(start, end int, text []byte) {
