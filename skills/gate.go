@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/mem-dev/mem/locate"
 )
 
 // Draft is a skill draft as the model writes it.
@@ -259,7 +261,7 @@ func (g *Gate) checkPath(p string) string {
 		return "cannot be checked"
 	}
 	real, err := filepath.EvalSymlinks(full)
-	if err != nil || real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+	if err != nil || !locate.Within(root, real) {
 		return "leads outside the work tree"
 	}
 	return ""

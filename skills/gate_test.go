@@ -14,6 +14,7 @@ func TestGate(t *testing.T) {
 	os.MkdirAll(filepath.Join(wt, "parse"), 0o755)
 	os.WriteFile(filepath.Join(wt, "parse", "parse_test.go"), []byte("package parse\n"), 0o644)
 	os.WriteFile(filepath.Join(wt, "Makefile"), []byte("test:\n"), 0o644)
+	os.Symlink(t.TempDir(), filepath.Join(wt, "out"))
 
 	seen3 := Evidence{
 		Seen: []string{"s1", "s2", "s3"},
@@ -57,6 +58,7 @@ func TestGate(t *testing.T) {
 		{"cites a session not seen", with(func(d *Draft) { d.EvidenceSessions = append(d.EvidenceSessions, "s9") }), seen3, GateSessions},
 		{"path in the body", with(func(d *Draft) { d.Body += "\n4. Then run `scripts/check.sh`." }), seen3, GatePaths},
 		{"path outside the work tree", with(func(d *Draft) { d.Paths = []string{"../elsewhere"} }), seen3, GatePaths},
+		{"symlink out of the work tree", with(func(d *Draft) { d.Paths = []string{"out"} }), seen3, GatePaths},
 		{"absolute path", with(func(d *Draft) { d.Paths = []string{"/etc/passwd"} }), seen3, GatePaths},
 		{"existing skill", with(func(d *Draft) { d.Name = "deploy" }), seen3, GateShadow},
 		{"bad name", with(func(d *Draft) { d.Name = "Test Before Commit" }), seen3, GateName},
