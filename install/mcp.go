@@ -1,7 +1,6 @@
 package install
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -105,9 +104,6 @@ func (m mcpJSON) plan(pl *planner) error {
 	}
 	if err != nil {
 		return err
-	}
-	if exists && bytes.Equal(d.src, src) {
-		return nil
 	}
 	return pl.write(m.path, d.src, 0o644, fmt.Sprintf("add mem's MCP server for %s", m.agent))
 }

@@ -187,9 +187,6 @@ func planSettings(pl *planner) error {
 		// Capture is a switch: without it, mem's capture hooks go.
 		removeHooks(d, func(l hookLoc) bool { return l.kind == kindCapture })
 	}
-	if exists && bytes.Equal(d.src, src) {
-		return nil
-	}
 	return pl.write(path, d.src, 0o644, "add mem's hooks to Claude Code's project settings")
 }
 
