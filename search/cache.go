@@ -180,10 +180,7 @@ func Open(path string) (*Index, error) {
 func (ix *Index) WriteFile(path string, sources []Source) error {
 	secs := ix.sec
 	secs[secSources] = appendSources(nil, sources)
-	if err := atomicfile.Write(path, assemble(secs), 0o600); err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
-	return nil
+	return atomicfile.Write(path, assemble(secs), 0o600)
 }
 
 // Sources returns the stamps stored by WriteFile, all decoded (nil for a
