@@ -438,6 +438,9 @@ func TestDryRunWritesNothing(t *testing.T) {
 	before := e.snapshot(t)
 	changes, err := Plan(o)
 	must(t, err)
+	if len(changes) == 0 {
+		t.Fatal("install planned nothing, so the dry run showed nothing")
+	}
 	for _, c := range changes {
 		if d := Diff(c); !strings.Contains(d, "\n+") {
 			t.Errorf("Diff shows no added line:\n%s", d)
