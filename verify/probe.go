@@ -208,12 +208,8 @@ func (p *Prober) probePath(arg string) (Outcome, string) {
 	if err != nil {
 		return Unknown, fmt.Sprintf("path %s not checked: %v", arg, err)
 	}
-	candidates := []string{rel}
-	for _, t := range p.tops {
-		candidates = append(candidates, t+"/"+rel)
-	}
 	undecided := false
-	for _, c := range candidates {
+	for _, c := range p.atRootOrTop(rel) {
 		ok, dir, err := statIn(root, c)
 		if err != nil {
 			undecided = true
@@ -250,7 +246,7 @@ func (p *Prober) probePath(arg string) (Outcome, string) {
 	first, _, nested := strings.Cut(rel, "/")
 	if nested {
 		anchored := false
-		for _, c := range append([]string{first}, prefixAll(p.tops, first)...) {
+		for _, c := range p.atRootOrTop(first) {
 			if ok, dir, _ := statIn(root, c); ok && dir {
 				anchored = true
 				break
@@ -271,10 +267,12 @@ func (p *Prober) Exists(path string) (exists, known bool) {
 	return o == Passed, o != Unknown
 }
 
-func prefixAll(dirs []string, name string) []string {
-	out := make([]string, len(dirs))
-	for i, d := range dirs {
-		out[i] = d + "/" + name
+// atRootOrTop is name at the root of the work tree, then under each of its
+// top-level directories: where a cited path is looked for first.
+func (p *Prober) atRootOrTop(name string) []string {
+	out := []string{name}
+	for _, t := range p.tops {
+		out = append(out, t+"/"+name)
 	}
 	return out
 }
