@@ -66,7 +66,7 @@ type Index struct {
 
 // Build indexes docs. Forgotten memories are never passed in.
 func Build(docs []Doc) *Index {
-	data := encode(docs, nil)
+	data := encode(docs)
 	ix, err := load(data)
 	if err != nil {
 		panic("search: build produced an unreadable index: " + err.Error())
@@ -87,7 +87,7 @@ func Update(ix *Index, keep func(path string) bool, added []Doc) (*Index, error)
 	for i := range added {
 		b.add(&added[i])
 	}
-	return load(b.encode(nil))
+	return load(b.encode())
 }
 
 // Len returns the number of documents.
@@ -265,8 +265,9 @@ func (b *builder) adopt(ix *Index, keep func(path string) bool) error {
 	return nil
 }
 
-// encode lays out the documents added so far, with sources.
-func (b *builder) encode(sources []Source) []byte {
+// encode lays out the documents added so far. The sources section is
+// empty: WriteFile puts the caller's in.
+func (b *builder) encode() []byte {
 	sorted := make([]string, 0, len(b.terms))
 	for t := range b.terms {
 		sorted = append(sorted, t)
@@ -326,17 +327,17 @@ func (b *builder) encode(sources []Source) []byte {
 		secPost:    post,
 		secNorms:   b.norms,
 		secDocs:    append(b.table, b.recs...),
-		secSources: appendSources(nil, sources),
+		secSources: appendSources(nil, nil),
 	})
 }
 
-// encode lays out docs (and sources) in the cache format.
-func encode(docs []Doc, sources []Source) []byte {
+// encode lays out docs in the cache format.
+func encode(docs []Doc) []byte {
 	b := newBuilder(len(docs))
 	for i := range docs {
 		b.add(&docs[i])
 	}
-	return b.encode(sources)
+	return b.encode()
 }
 
 // lookup returns the dictionary entry of term, or -1.
