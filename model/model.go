@@ -85,7 +85,6 @@ type Runner struct {
 	Command []string      // argv; default: claude -p --output-format json
 	Timeout time.Duration // per call; default 120s
 	Log     io.Writer     // one line per rejected answer, with the reason (may be nil)
-	Dir     string        // working directory; default: a fresh empty temporary directory
 
 	err error // configuration error found by FromEnv, reported by Available
 }
@@ -215,15 +214,12 @@ func (r *Runner) attempt(ctx context.Context, path, prompt string, out any, want
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	dir := r.Dir
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "mem-model-")
-		if err != nil {
-			return &startError{err}
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
+	// A fresh empty directory: the model sees no project files.
+	dir, err := os.MkdirTemp("", "mem-model-")
+	if err != nil {
+		return &startError{err}
 	}
+	defer os.RemoveAll(dir)
 
 	argv := r.command()
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
@@ -240,7 +236,7 @@ func (r *Runner) attempt(ctx context.Context, path, prompt string, out any, want
 	if err := cmd.Start(); err != nil {
 		return &startError{err}
 	}
-	err := cmd.Wait()
+	err = cmd.Wait()
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return fmt.Errorf("no answer within %s", timeout)
