@@ -94,15 +94,16 @@ func checkValue(name string, p *jsonschema.Schema, v json.RawMessage) string {
 			return fmt.Sprintf("%q must be%s, not %g", name, rangeText(p), n)
 		}
 	case "array":
+		strs := p.Items != nil && typeOf(p.Items) == "string"
 		want := "an array"
-		if p.Items != nil && typeOf(p.Items) == "string" {
+		if strs {
 			want = `an array of strings, e.g. ["checkout", "vat"]`
 		}
 		var items []json.RawMessage
 		if json.Unmarshal(v, &items) != nil {
 			return fmt.Sprintf("%q must be %s", name, want)
 		}
-		if p.Items != nil && typeOf(p.Items) == "string" {
+		if strs {
 			for _, it := range items {
 				var s string
 				if json.Unmarshal(it, &s) != nil {
