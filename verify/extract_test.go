@@ -2,7 +2,6 @@ package verify
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -126,15 +125,7 @@ func TestExtractStore(t *testing.T) {
 	}
 	var paths []string
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := mdparse.Parse(f, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range Extract(m) {
+		for _, c := range Extract(readMemory(t, f)) {
 			if err := Validate(c, ""); err != nil {
 				t.Errorf("%s: extracted an invalid claim %v: %v", filepath.Base(f), c, err)
 			}

@@ -75,15 +75,21 @@ func fixture(t testing.TB) (string, map[string]*mdparse.Memory) {
 		if filepath.Base(f) == "MEMORY.md" {
 			continue
 		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := mdparse.Parse(f, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mems[filepath.Base(f[:len(f)-len(".md")])] = m
+		mems[filepath.Base(f[:len(f)-len(".md")])] = readMemory(t, f)
 	}
 	return dir, mems
+}
+
+// readMemory reads and parses the memory file at path.
+func readMemory(t testing.TB, path string) *mdparse.Memory {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mdparse.Parse(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
