@@ -16,9 +16,11 @@ type profileCmd struct {
 	Rm   profileRmCmd   `cmd:"" help:"Remove a line, by its number (mem profile show) or its text, as a commit."`
 }
 
-// capFlag is the size cap, shared by the commands that need it.
+// capFlag is the size cap, shared by the commands that need it. Its
+// variable and default come from mem.ProfileCapEnv and profile.DefaultCap
+// (kong.Vars in run).
 type capFlag struct {
-	Cap int `help:"Size cap, in characters of the injected lines." env:"MEM_PROFILE_CAP" default:"1375" placeholder:"N"`
+	Cap int `help:"Size cap, in characters of the injected lines." env:"${profile_cap_env}" default:"${profile_cap}" placeholder:"N"`
 }
 
 type profileShowCmd struct {
