@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 )
 
@@ -31,13 +32,8 @@ func Diff(c Change) string {
 	return b.String()
 }
 
-func splitLines(b []byte) []string {
-	var lines []string
-	for line := range strings.Lines(string(b)) {
-		lines = append(lines, line)
-	}
-	return lines
-}
+// splitLines splits b into lines, each keeping its newline.
+func splitLines(b []byte) []string { return slices.Collect(strings.Lines(string(b))) }
 
 // op is one line of an edit script: ' ' kept, '-' removed, '+' added.
 type op struct {
