@@ -85,6 +85,12 @@ func TestHeldScoreOnEvalStore(t *testing.T) {
 		}
 		scores[g] = append(scores[g], best)
 	}
+	for _, g := range []string{"distinct", "reworded duplicates", "updates"} {
+		if len(scores[g]) == 0 {
+			// The checks below count within these groups: empty, they pass.
+			t.Fatalf("no %s memories in %s and its labels", g, dir)
+		}
+	}
 	over := func(g string, bar float64) int {
 		n := 0
 		for _, s := range scores[g] {
