@@ -119,8 +119,7 @@ var patterns = []*pattern{{
 	re:    regexp.MustCompile(`\bsk-((?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`),
 	ok: func(m []string) bool {
 		// sk-learn-compatible-…, sk-xxx: a key is random, in mixed case.
-		u, l, d := classes(m[1])
-		return !strings.HasPrefix(m[1], "ant-") && u && l && d && random(m[1])
+		return !strings.HasPrefix(m[1], "ant-") && mixedRandom(m)
 	},
 }, {
 	name:  "Google API key",
