@@ -1,14 +1,14 @@
 package search
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mem-dev/mem/transcript"
 )
 
 // TestExternalStore is a sanity check on a real store that the method was
@@ -90,9 +90,9 @@ func TestForeignPromptsSilent(t *testing.T) {
 }
 
 // foreignPrompts are the typed prompts of real Claude Code sessions on other
-// projects (../shared/external/transcripts; what the client itself wrote
-// into the user's turn, command tags and caveats, left out): a store about
-// something else should meet every one of them with silence.
+// projects (../shared/external/transcripts; transcript.Entry.Prompt, which
+// leaves out what the client itself wrote into the user's turn): a store
+// about something else should meet every one of them with silence.
 func foreignPrompts(t *testing.T) []battCase {
 	var cases []battCase
 	seen := map[string]bool{}
@@ -100,39 +100,16 @@ func foreignPrompts(t *testing.T) []battCase {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
 			return nil
 		}
-		f, err := os.Open(p)
-		if err != nil {
+		r := transcript.Reader{Types: []string{"user"}}
+		_, err = r.Read(p, 0, func(e transcript.Entry) error {
+			text := strings.TrimSpace(e.Prompt)
+			if len(text) >= 8 && !seen[text] {
+				seen[text] = true
+				cases = append(cases, battCase{ID: strconv.Itoa(len(cases)), Prompt: text})
+			}
 			return nil
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			var line struct {
-				Type    string
-				Message struct{ Content json.RawMessage }
-			}
-			if json.Unmarshal(sc.Bytes(), &line) != nil || line.Type != "user" {
-				continue
-			}
-			var text string
-			if json.Unmarshal(line.Message.Content, &text) != nil {
-				var parts []struct{ Type, Text string }
-				json.Unmarshal(line.Message.Content, &parts)
-				for _, part := range parts {
-					if part.Type == "text" {
-						text += part.Text + " "
-					}
-				}
-			}
-			text = strings.TrimSpace(text)
-			if len(text) < 8 || strings.HasPrefix(text, "<") || strings.HasPrefix(text, "Caveat") || seen[text] {
-				continue
-			}
-			seen[text] = true
-			cases = append(cases, battCase{ID: strconv.Itoa(len(cases)), Prompt: text})
-		}
-		return nil
+		})
+		return err
 	})
 	return cases
 }
