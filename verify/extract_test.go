@@ -134,6 +134,9 @@ func TestExtractStore(t *testing.T) {
 			}
 		}
 	}
+	if len(paths) == 0 {
+		t.Fatal("no path extracted from the whole store: the checks below would hold vacuously")
+	}
 	for _, p := range paths {
 		if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.Contains(p, "://") {
 			t.Errorf("extracted %q as a path", p)
