@@ -163,6 +163,10 @@ func memoryLink(line string) string {
 	}
 }
 
+// SkipUpToDate is FixIndex's Written.Skipped when the MEMORY.md is already
+// what it would write.
+const SkipUpToDate = "already up to date"
+
 // FixIndex regenerates the MEMORY.md at rel (store-relative) and commits it.
 func (r *Repo) FixIndex(ctx context.Context, rel string) (Written, error) {
 	unlock, err := r.files.Lock(ctx)
@@ -180,7 +184,7 @@ func (r *Repo) FixIndex(ctx context.Context, rel string) (Written, error) {
 	}
 	w := Written{Slug: rel, Path: r.Place.Rel(r.abs(rel))}
 	if bytes.Equal(data, current) {
-		w.Skipped = "already up to date"
+		w.Skipped = SkipUpToDate
 		return w, nil
 	}
 	w.Result, err = r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: data}},

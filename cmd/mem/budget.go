@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -172,8 +173,8 @@ func (c budgetCmd) fix(e *env) error {
 		if err != nil {
 			return err
 		}
-		if w.Skipped == "already up to date" {
-			fmt.Fprintf(e.stdout, "%s: already up to date\n", w.Path)
+		if w.Skipped == mem.SkipUpToDate {
+			fmt.Fprintf(e.stdout, "%s: %s\n", w.Path, w.Skipped)
 			continue
 		}
 		reportSkip(e, w.Skipped)
