@@ -67,6 +67,17 @@ func fixture(t testing.TB) ([]Memory, storeLabels) {
 	if err := json.Unmarshal(b, &l); err != nil {
 		t.Fatal(err)
 	}
+	// The tests check each kind of label in turn; one that read nothing
+	// would pass without checking anything.
+	for what, n := range map[string]int{
+		"memories": len(mems), "identical_dupes": len(l.Identical), "near_dupes": len(l.Near),
+		"supersedes": len(l.Supersedes), "false_contradictions": len(l.Traps),
+		"dead_paths": len(l.DeadPaths), "live_paths": len(l.LivePaths),
+	} {
+		if n == 0 {
+			t.Fatalf("the evaluation store has no %s", what)
+		}
+	}
 	return mems, l
 }
 
