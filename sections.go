@@ -22,7 +22,7 @@ func indexSections(rel, shown, store string, data []byte) []search.Doc {
 		if len(facts) > 0 {
 			name := heading
 			if name == "" {
-				name = "MEMORY.md"
+				name = MemoryIndexFile
 			}
 			docs = append(docs, search.Doc{
 				Slug:  fmt.Sprintf("%s#L%d", rel, first),

@@ -161,7 +161,7 @@ func (c budgetCmd) fix(e *env) error {
 			return err
 		}
 		if len(files) == 0 {
-			files = []string{filepath.Join(r.Place.Store, "MEMORY.md")}
+			files = []string{filepath.Join(r.Place.Store, mem.MemoryIndexFile)}
 		}
 	}
 	for _, f := range files {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/secrets"
 )
@@ -28,7 +29,7 @@ func (precommitCmd) Run(e *env) error {
 			failed = true
 			fmt.Fprintf(e.stdout, "%v\n", err)
 		}
-		if path.Base(f.Path) == "MEMORY.md" {
+		if path.Base(f.Path) == mem.MemoryIndexFile {
 			b := mdparse.MeasureMemoryIndex(f.Path, f.Data)
 			if !b.Fits {
 				failed = true
