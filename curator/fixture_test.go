@@ -291,8 +291,10 @@ func TestFixture(t *testing.T) {
 	}
 
 	// Progress: once with 0, then once per pair.
-	if len(progress) == 0 || progress[0][0] != 0 || progress[len(progress)-1][0] != progress[0][1] {
-		t.Errorf("progress calls: first %v last %v of %d", progress[0], progress[len(progress)-1], len(progress))
+	if n := len(progress); n == 0 {
+		t.Error("progress never called")
+	} else if progress[0][0] != 0 || progress[n-1][0] != progress[0][1] {
+		t.Errorf("progress calls: first %v last %v of %d", progress[0], progress[n-1], n)
 	}
 
 	// Deterministic: the same answers give the same result, in the same order.
