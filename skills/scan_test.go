@@ -11,19 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/modeltest"
 	"github.com/mem-dev/mem/sessions"
 )
 
-// fakeAsker answers every prompt with a fixed draft and records prompts.
-type fakeAsker struct {
-	answer  Draft
-	prompts []string
-}
-
-func (f *fakeAsker) Ask(_ context.Context, prompt string, out any) error {
-	f.prompts = append(f.prompts, prompt)
-	data, _ := json.Marshal(f.answer)
-	return json.Unmarshal(data, out)
+// fakeAsker answers every prompt with draft d.
+func fakeAsker(d Draft) *modeltest.Asker {
+	data, _ := json.Marshal(d)
+	return &modeltest.Asker{Answer: string(data)}
 }
 
 // writeTranscripts writes one transcript per session: sessions s1-s3 build
@@ -141,7 +136,7 @@ func TestScanPromoteReject(t *testing.T) {
 		r, _ := Open(repo)
 		bad := goodDraft
 		bad.Justification = "It saves time."
-		res, err := r.Scan(ctx, snap, &fakeAsker{answer: bad}, 0)
+		res, err := r.Scan(ctx, snap, fakeAsker(bad), 0)
 		if err != nil || len(res.Admitted) != 0 || len(res.Rejected) != 1 || res.Rejected[0].Failures[0].Gate != GateJustification {
 			t.Fatalf("res %+v err %v", res, err)
 		}
@@ -156,13 +151,13 @@ func TestScanPromoteReject(t *testing.T) {
 		os.WriteFile(filepath.Join(repo, "wip.txt"), []byte("wip\n"), 0o644)
 		git(t, repo, "add", "wip.txt")
 		r, _ := Open(repo)
-		fake := &fakeAsker{answer: goodDraft}
+		fake := fakeAsker(goodDraft)
 		res, err := r.Scan(ctx, snap, fake, 0)
 		if err != nil || len(res.Admitted) != 1 || !res.Commit.Committed {
 			t.Fatalf("res %+v err %v", res, err)
 		}
-		if !strings.Contains(fake.prompts[0], "--- FAIL: TestParse") || !strings.Contains(fake.prompts[0], "go build → go test") {
-			t.Errorf("prompt lacks the evidence:\n%s", fake.prompts[0])
+		if p := fake.Prompt(); !strings.Contains(p, "--- FAIL: TestParse") || !strings.Contains(p, "go build → go test") {
+			t.Errorf("prompt lacks the evidence:\n%s", p)
 		}
 		draft := ".claude/skill-drafts/build-then-test/SKILL.md"
 		data, err := os.ReadFile(filepath.Join(repo, draft))
@@ -208,7 +203,7 @@ func TestScanPromoteReject(t *testing.T) {
 	t.Run("draft reject", func(t *testing.T) {
 		repo := gitRepo(t)
 		r, _ := Open(repo)
-		fake := &fakeAsker{answer: goodDraft}
+		fake := fakeAsker(goodDraft)
 		if _, err := r.Scan(ctx, snap, fake, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -226,9 +221,9 @@ func TestScanPromoteReject(t *testing.T) {
 			t.Errorf("trailer %q", tr)
 		}
 		// Never proposed again.
-		n := len(fake.prompts)
+		n := fake.Calls()
 		res, err := r.Scan(ctx, snap, fake, 0)
-		if err != nil || len(fake.prompts) != n || len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0].Reason, "rejected as build-then-test") {
+		if err != nil || fake.Calls() != n || len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0].Reason, "rejected as build-then-test") {
 			t.Fatalf("rescan after reject: %+v %v", res, err)
 		}
 	})
