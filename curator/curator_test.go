@@ -2,6 +2,7 @@ package curator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-dev/mem/internal/modeltest"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -131,25 +133,16 @@ func TestSubjects(t *testing.T) {
 	}
 }
 
-// scriptAsker answers every prompt with one verdict, or an error.
-type scriptAsker struct {
-	v     Verdict
-	err   error
-	calls int
-}
-
-func (s *scriptAsker) Ask(_ context.Context, prompt string, out any) error {
-	s.calls++
-	if s.err != nil {
-		return s.err
-	}
-	return decodeStrict(s.v, out)
+// scriptAsker answers every prompt with verdict v.
+func scriptAsker(v Verdict) *modeltest.Asker {
+	b, _ := json.Marshal(v)
+	return &modeltest.Asker{Answer: string(b)}
 }
 
 func TestRunForeignSlugGoesToReview(t *testing.T) {
 	v := supersede
 	v.Keep = "ledger-owner-theo" // neither of the pair
-	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: &scriptAsker{v: v}})
+	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: scriptAsker(v)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +157,7 @@ func TestRunForeignSlugGoesToReview(t *testing.T) {
 func TestRunAppliesWhenGuardsHold(t *testing.T) {
 	var calls [][2]int
 	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{
-		Model:    &scriptAsker{v: supersede},
+		Model:    scriptAsker(supersede),
 		Progress: func(d, n int) { calls = append(calls, [2]int{d, n}) },
 	})
 	if err != nil {
@@ -180,35 +173,35 @@ func TestRunAppliesWhenGuardsHold(t *testing.T) {
 
 func TestRunPartialProposesNothing(t *testing.T) {
 	for _, rel := range []string{RelPartial, RelUnrelated} {
-		a := &scriptAsker{v: Verdict{Relation: rel, Confidence: 0.9, Coverage: CoveragePartial}}
+		a := scriptAsker(Verdict{Relation: rel, Confidence: 0.9, Coverage: CoveragePartial})
 		r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: a})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.calls != 1 || len(r.Apply)+len(r.Review) != 0 {
-			t.Errorf("%s: %d model calls (want 1), apply %+v review %+v", rel, a.calls, r.Apply, r.Review)
+		if a.Calls() != 1 || len(r.Apply)+len(r.Review) != 0 {
+			t.Errorf("%s: %d model calls (want 1), apply %+v review %+v", rel, a.Calls(), r.Apply, r.Review)
 		}
 	}
 }
 
 func TestRunModelErrorStops(t *testing.T) {
 	boom := errors.New("model timed out")
-	_, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: &scriptAsker{err: boom}})
+	_, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: &modeltest.Asker{Err: boom}})
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "vat-rounding") {
 		t.Errorf("err = %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, []Memory{vatOld, vatNew}, Options{Model: &scriptAsker{v: supersede}}); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, []Memory{vatOld, vatNew}, Options{Model: scriptAsker(supersede)}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }
 
 func TestRunMaxPairs(t *testing.T) {
-	a := &scriptAsker{v: Verdict{Relation: RelUnrelated}}
+	a := scriptAsker(Verdict{Relation: RelUnrelated})
 	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: a, MaxPairs: -1})
-	if err != nil || a.calls != 1 || r.Unasked != 0 {
-		t.Errorf("MaxPairs -1: %d calls, unasked %d, err %v", a.calls, r.Unasked, err)
+	if err != nil || a.Calls() != 1 || r.Unasked != 0 {
+		t.Errorf("MaxPairs -1: %d calls, unasked %d, err %v", a.Calls(), r.Unasked, err)
 	}
 }
 
