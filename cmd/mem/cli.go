@@ -10,11 +10,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/profile"
 )
 
@@ -144,8 +144,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 
 // shown makes a path relative to the working directory when it is below it.
 func (e *env) shown(path string) string {
-	if rel, err := filepath.Rel(e.dir, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
+	if locate.Within(e.dir, path) {
+		if rel, err := filepath.Rel(e.dir, path); err == nil {
+			return rel
+		}
 	}
 	return path
 }
