@@ -241,8 +241,8 @@ func (r *Repo) parse(files []sourceFile) []search.Doc {
 // shownPersonal writes a path under the home directory as ~/…, the way a
 // person reads it.
 func shownPersonal(abs string) string {
-	if home, err := os.UserHomeDir(); err == nil {
-		if rel, err := filepath.Rel(home, abs); err == nil && !strings.HasPrefix(rel, "..") {
+	if home, err := os.UserHomeDir(); err == nil && locate.Within(home, abs) {
+		if rel, err := filepath.Rel(home, abs); err == nil {
 			return "~/" + filepath.ToSlash(rel)
 		}
 	}
