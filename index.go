@@ -20,7 +20,7 @@ import (
 // again; a missing or corrupt cache is rebuilt silently. The caller closes
 // the index.
 func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
-	if ix, ok := r.cached(true); ok {
+	if ix, ok := r.cached(); ok {
 		return ix, nil
 	}
 	unlock, err := r.files.Lock(ctx)
@@ -42,18 +42,20 @@ func (r *Repo) Rebuild(ctx context.Context) (*search.Index, error) {
 	return r.refresh()
 }
 
-// cached opens the cache when it is fresh. The caller closes the index
-// (it maps the file; the MCP server lives long enough for that to matter).
-func (r *Repo) cached(full bool) (*search.Index, bool) {
+// cached opens the cache when it is intact and every file's stamp is
+// fresh (the full check: the sampled one is the prompt hook's). The caller
+// closes the index (it maps the file; the MCP server lives long enough for
+// that to matter).
+func (r *Repo) cached() (*search.Index, bool) {
 	ix, err := search.Open(r.Place.IndexPath())
 	if err != nil {
 		return nil, false
 	}
-	if full && ix.Verify() != nil {
+	if ix.Verify() != nil {
 		ix.Close()
 		return nil, false
 	}
-	switch fresh.Check(ix.Stamps(), r.Place.CacheDir(), r.Now(), full) {
+	switch fresh.Check(ix.Stamps(), r.Place.CacheDir(), r.Now(), true) {
 	case fresh.Fresh:
 		return ix, true
 	case fresh.ClearMarker:
@@ -293,7 +295,7 @@ func appendLog(dir, line string) {
 
 // IndexFresh reports whether the search cache exists and reflects every file.
 func (r *Repo) IndexFresh() bool {
-	ix, ok := r.cached(true)
+	ix, ok := r.cached()
 	if ok {
 		ix.Close()
 	}
