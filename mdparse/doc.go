@@ -10,10 +10,12 @@
 // A file has frontmatter only when its first line (after an optional UTF-8
 // BOM) is "---". The frontmatter closes at the next line that is "---" or
 // "..."; trailing spaces, tabs and a CR on a delimiter line are allowed. A
-// file that opens a frontmatter and never closes it is an error, and so is
-// frontmatter that is not valid YAML; both errors name the file and the line
-// in the file ("notes/x.md:4: frontmatter: ..."). Everything after the
-// closing line is the body.
+// file that opens a frontmatter and never closes it is an error. Frontmatter
+// that is not valid YAML is read as plain "key: value" lines, the way Claude
+// Code writes them ("description: Rule: never x"; [Memory.YAMLError] keeps
+// the YAML error), and is an error only when it is not such lines either.
+// Errors name the file and the line in the file ("notes/x.md:4: frontmatter:
+// ..."). Everything after the closing line is the body.
 //
 // Known keys (see the Key constants) are read leniently: a value of the wrong
 // shape is ignored or coerced ("importance: high" reads as 0, "tags: foo" as
