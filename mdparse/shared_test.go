@@ -101,7 +101,7 @@ func TestSharedStoreOverBudget(t *testing.T) {
 		t.Errorf("%d bytes above the cut", len(above))
 	}
 	if len(b.Hidden) == 0 {
-		t.Errorf("nothing hidden")
+		t.Fatal("nothing hidden")
 	}
 	t.Logf("lines=%d bytes=%d cut=%d hidden=%d first=%q line=%q", b.Lines, b.Bytes, b.CutLine, len(b.Hidden), b.Hidden[0], lines[b.CutLine-1])
 }
