@@ -174,13 +174,22 @@ func ClaudeDir() (string, error) {
 // (~/.claude/projects/<encoded work tree>/memory, CLAUDE_CONFIG_DIR moves
 // ~/.claude), and whether it exists.
 func PersonalStore(workTree string) (string, bool) {
-	base, err := ClaudeDir()
-	if err != nil {
+	dir := personalDir(workTree)
+	if dir == "" {
 		return "", false
 	}
-	dir := filepath.Join(base, "projects", EncodeProject(workTree), "memory")
 	fi, err := os.Stat(dir)
 	return dir, err == nil && fi.IsDir()
+}
+
+// personalDir is PersonalStore's path, without looking whether it exists;
+// "" when there is no Claude directory to name.
+func personalDir(workTree string) string {
+	base, err := ClaudeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "projects", EncodeProject(workTree), "memory")
 }
 
 // EncodeProject turns a directory into Claude Code's project folder name:
@@ -197,10 +206,17 @@ func EncodeProject(dir string) string {
 	return b.String()
 }
 
-// IndexPath is the search cache of this place's store. Stores are keyed by
-// their path, so a --store override never reads another store's cache.
+// IndexPath is the search cache of this place's store. Caches are keyed by
+// the store's path, so a --store override never reads another store's
+// cache, and by the personal store's path it also indexes, so a changed
+// CLAUDE_CONFIG_DIR is a cache not yet built rather than one that still
+// looks fresh because it only stamped the old directory.
 func (p Place) IndexPath() string {
 	h := fnv.New64a()
 	h.Write([]byte(p.Store))
+	if p.WorkTree != "" {
+		h.Write([]byte{0})
+		h.Write([]byte(personalDir(p.MainWorkTree())))
+	}
 	return filepath.Join(p.CacheDir(), fmt.Sprintf("index-%016x.bin", h.Sum64()))
 }
