@@ -49,6 +49,8 @@ type params struct {
 	cover      float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description, aliases and tags cover
 	longAfter  int     // a prompt with more terms than this is long: a paste or a brief, not a question
 	longShare  float64 // share of the mass of a long prompt's terms after its longAfter best that the best possible score counts
+	unseen     float64 // share of the largest idf that each prompt word the store never uses adds to the best possible score, in a store of no memories
+	smallStore float64 // the store size at which unseen stops counting; it fades linearly before
 }
 
 var defaults = params{
@@ -69,6 +71,8 @@ var defaults = params{
 	cover:      0.1,
 	longAfter:  12,
 	longShare:  0.2,
+	unseen:     0.1,
+	smallStore: 400,
 }
 
 func decays(class string) bool {
@@ -125,19 +129,23 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		threshold = p.threshold
 	}
 
-	// Look the terms up; a term the store never uses adds nothing.
+	// Look the terms up; a term the store never uses matches nothing, but in
+	// a small store it is evidence (see unseen below).
 	maxIDF := ix.idf(0)
 	terms := q.terms
 	if p.expand > 0 {
 		terms = expand(terms, p.expand)
 	}
 	stats := make([]termStat, 0, len(terms))
+	unseenMass := 0.0
 	for _, t := range terms {
 		if !t.prompt {
 			t.weight *= p.previous / weightPrevious
 		}
 		if e := ix.lookup(t.term); e >= 0 {
 			stats = append(stats, termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))})
+		} else if t.prompt && !t.expansion && !t.entity {
+			unseenMass += t.weight
 		}
 	}
 	if len(stats) == 0 {
@@ -168,6 +176,11 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	// The query's best possible score: the mass of its best terms, and a
 	// share of the mass of a long prompt's own terms beyond its longAfter
 	// best (the more words a prompt has, the more a memory meets by chance).
+	// In a small store, the prompt's words it never uses count too: its idf
+	// cannot tell a generic word ("tests", "action") from a topical one, so
+	// a prompt that meets one memory through one word, among many the store
+	// does not know, is likely about something else. In a large store idf
+	// already knows, and this fades out.
 	type termMass struct {
 		mass float64
 		own  bool // the prompt's own term, not the previous turn's
@@ -180,6 +193,9 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	}
 	slices.SortFunc(masses, func(a, b termMass) int { return cmpDesc(a.mass, b.mass) })
 	best := p.evidence * maxIDF
+	if small := 1 - float64(ix.nDocs)/p.smallStore; small > 0 {
+		best += p.unseen * small * unseenMass * maxIDF
+	}
 	own := 0
 	for i, m := range masses {
 		if i < p.topTerms {

@@ -108,6 +108,33 @@ func TestLongPromptNeedsMoreEvidence(t *testing.T) {
 	}
 }
 
+// A small store cannot tell a generic word from a topical one by idf: a
+// prompt that reaches a memory through one such word, among many the store
+// never uses, is about something else.
+func TestSmallStoreCountsUnseenWords(t *testing.T) {
+	ix := Build([]Doc{
+		{Slug: "card-action-states", Path: "card-action-states.md", Name: "Card action states",
+			Description: "A card action is pending, resolved or cancelled; only pending ones can be undone", Class: "fact",
+			Body: "The undo button works on pending card actions only."},
+		{Slug: "deck-order", Path: "deck-order.md", Name: "Deck order comes from the server",
+			Description: "Never shuffle the deck on the client", Class: "gotcha", Body: "The server sends the order."},
+		{Slug: "no-fallbacks", Path: "no-fallbacks.md", Name: "No defensive fallbacks",
+			Description: "Fail loudly when a card is missing instead of guessing", Class: "preference", Body: "Raise, do not default."},
+	})
+	for _, c := range []struct {
+		prompt string
+		want   string // first slug; "" = silence
+	}{
+		{"which states can a card action be in?", "card-action-states"},
+		{"can you undo a resolved card action", "card-action-states"},
+		{"please add a github action that runs the linter and the unit tests on every push to main", ""},
+	} {
+		if got, res := first(ix, c.prompt, ""); got != c.want {
+			t.Errorf("%.40q…: first = %q, want %q (%v)", c.prompt, got, c.want, res)
+		}
+	}
+}
+
 func TestIsSQLStatement(t *testing.T) {
 	for _, c := range []struct {
 		line string

@@ -1,0 +1,58 @@
+package search
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// smallStores judges p on small stores cut at random from the dev store:
+// each holds size memories, and is met with the dev prompts whose memory it
+// holds, the dev battery's silence prompts and the prompts of other
+// projects. A small store's idf differs from a large one's, and the dev
+// battery alone cannot show what a rule does to a new user's store.
+func smallStores(t *testing.T, p params, size, rounds int) smallMetrics {
+	docs := loadStore(t, filepath.Join(sharedDir, "eval", "store"), "project")
+	cases := loadBattery(t, filepath.Join(sharedDir, "eval", "battery-dev.jsonl"))
+	foreignCases := foreignPrompts(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var topical, quietN float64
+	var h2, quiet, fq, fn, prec float64
+	score := 0
+	for range rounds {
+		pick := slices.Clone(docs)
+		rng.Shuffle(len(pick), func(i, j int) { pick[i], pick[j] = pick[j], pick[i] })
+		pick = pick[:size]
+		has := map[string]bool{}
+		for _, d := range pick {
+			has[d.Slug] = true
+		}
+		var in []battCase
+		for _, c := range cases {
+			if len(c.Expect) == 0 || slices.ContainsFunc(c.Expect, func(s string) bool { return has[s] }) {
+				in = append(in, c)
+			}
+		}
+		ix := Build(pick)
+		m := measure(ix, in, &p)
+		nt := float64(len(in) - 25)
+		topical += nt
+		h2 += m.hit2 * nt
+		quiet += m.silence * 25
+		quietN += 25
+		prec += m.precision
+		score += m.score
+		f := measure(ix, foreignCases, &p)
+		fq += f.silence * float64(len(foreignCases))
+		fn += float64(len(foreignCases))
+	}
+	return smallMetrics{metrics{hit2: h2 / topical, silence: quiet / quietN, precision: prec / float64(rounds), score: score}, fq / fn}
+}
+
+// smallMetrics are the dev battery's measures over many small stores, and
+// silence on prompts of other projects.
+type smallMetrics struct {
+	metrics
+	foreign float64
+}
