@@ -121,10 +121,14 @@ func (r *Repo) refresh() (*search.Index, error) {
 	return ix, nil
 }
 
-// pruneCaches removes the other caches in the cache directory whose
-// directories are all gone: a store whose repository was moved or which was
-// deleted. The stores of other --store paths that still exist keep theirs.
+// pruneCaches removes the other caches in the cache directory that nobody
+// will read again: those whose directories are all gone (a store whose
+// repository was moved, or which was deleted), and those built from this
+// very store and personal store under another name (an older mem keyed its
+// caches differently). The caches of other --store paths that still exist,
+// and of this store under another CLAUDE_CONFIG_DIR, stay.
 func (r *Repo) pruneCaches() {
+	personal, _ := locate.PersonalStore(r.Place.MainWorkTree())
 	others, _ := filepath.Glob(filepath.Join(r.Place.CacheDir(), "index-*.bin"))
 	for _, path := range others {
 		if path == r.Place.IndexPath() {
@@ -134,15 +138,16 @@ func (r *Repo) pruneCaches() {
 		if err != nil {
 			continue // another version's cache, or one being written: not ours to judge
 		}
-		gone := true
+		gone, store, mine := true, false, false
 		for _, d := range ix.Stamps().Dirs() {
 			if _, err := os.Stat(d.Path); err == nil {
 				gone = false
-				break
 			}
+			store = store || d.Path == r.Place.Store
+			mine = mine || d.Path == personal
 		}
 		ix.Close()
-		if gone {
+		if gone || store && mine && r.Place.WorkTree != "" {
 			os.Remove(path)
 		}
 	}
