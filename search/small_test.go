@@ -30,19 +30,25 @@ func smallStores(t *testing.T, p params, size, rounds int) smallMetrics {
 			has[d.Slug] = true
 		}
 		var in []battCase
+		var nt, ns float64
 		for _, c := range cases {
-			if len(c.Expect) == 0 || slices.ContainsFunc(c.Expect, func(s string) bool { return has[s] }) {
-				in = append(in, c)
+			switch {
+			case len(c.Expect) == 0:
+				ns++
+			case slices.ContainsFunc(c.Expect, func(s string) bool { return has[s] }):
+				nt++
+			default:
+				continue
 			}
+			in = append(in, c)
 		}
 		ix := Build(pick)
 		m := measure(ix, in, &p)
-		nt := float64(len(in) - 25)
 		topical += nt
 		h2 += m.hit2 * nt
-		quiet += m.silence * 25
-		quietN += 25
-		prec += m.precision
+		quiet += m.silence * ns
+		quietN += ns
+		prec += m.precision // a mean over the stores
 		score += m.score
 		f := measure(ix, foreignCases, &p)
 		fq += f.silence * float64(len(foreignCases))

@@ -9,9 +9,9 @@ import (
 // judge logs how ranking params p do on the dev battery (at the shipped
 // threshold, and at the one calibrated for p), on two stores the method was
 // not tuned on (application-pipeline and bga-assistant, with prompts of our
-// own), and how often the dev store and the first unseen one stay silent
-// for prompts typed on other projects, and how small stores cut from the dev
-// store do, so that a change is never judged on the dev battery alone.
+// own), how often each of the three stores stays silent for prompts typed
+// on other projects, and how small stores cut from the dev store do, so
+// that a change is never judged on the dev battery alone.
 func judge(t *testing.T, name string, p params) {
 	ix, cases := devIndex(t)
 	dir := filepath.Join(sharedDir, "external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
