@@ -204,9 +204,11 @@
 // stay quiet on a fifth more of the prompts it knows nothing about. The
 // dev battery is unchanged (+56); without the fading (0.1 at every size)
 // it reads hit@2 0.70, +55. The product's runs (`mem eval`): silence on
-// prompts of other projects 0.67 → 0.72 with application-pipeline (52
+// prompts of other projects 0.67 → 0.72 with application-pipeline (51
 // memories) and 0.61 → 0.72 with bga-assistant (19); their own batteries
-// unchanged (+11, +9); compose-envkit 9/11 and 4/4 as before.
+// unchanged (+11, +9); compose-envkit 9/11 and 4/4 as before. A smaller or
+// larger minCorpus (50 or 200 for 100) moves small stores along the same
+// curve of hits against silence, to no better point.
 //
 // Pasted SQL. A prompt that pastes an SQL statement ("UPDATE pass_types SET
 // price_cents = … WHERE …; gonna run it on prod now") is about SQL but seldom
