@@ -59,7 +59,43 @@ func parsePrompt(prompt string) Query {
 	if pastesSQL(prompt) {
 		q.add(acc, qterm{term: "sql", weight: weightCode, prompt: true})
 	}
+	capPaste(q.terms)
 	return q
+}
+
+// Pasted logs and code may weigh together pasteShare of the prompt's prose,
+// or pasteFloor (eight terms at weightCode) when that is more: a short
+// paste under a short sentence ("CI fails:" and a panic naming sqlc) is
+// often the topic itself.
+const (
+	pasteShare = 0.5
+	pasteFloor = 8 * weightCode
+)
+
+// capPaste scales the terms of pasted logs and code down so that together
+// they weigh no more than the prose allows them. A prompt is about what
+// its writer wrote; a paste's ids, times and paths, new on every line,
+// would otherwise outnumber the prose's words and outvote them. A prompt
+// that is all paste keeps its weights.
+func capPaste(terms []qterm) {
+	var prose, code float64
+	for _, t := range terms {
+		if t.weight >= weightProse {
+			prose += t.weight
+		} else {
+			code += t.weight
+		}
+	}
+	allowed := max(pasteShare*prose, pasteFloor)
+	if prose == 0 || code <= allowed {
+		return
+	}
+	f := allowed / code
+	for i := range terms {
+		if terms[i].weight < weightProse {
+			terms[i].weight *= f
+		}
+	}
 }
 
 // add puts t in q, whose terms acc indexes; a term already there keeps the
@@ -152,13 +188,13 @@ func (q Query) Refine(previous string) Query {
 
 // maxPreviousBytes is how much of the previous turn a query reads: its end,
 // where a turn says what it did and what comes next. Ranking keeps only its
-// rarest terms anyway, and tokenizing a long turn costs real time on every
+// weightiest terms anyway, and tokenizing a long turn costs real time on every
 // prompt.
 const maxPreviousBytes = 1024
 
 // maxPreviousTerms caps the distinct terms a previous turn may add: each is
 // a dictionary lookup and a posting list on the prompt path, and ranking
-// keeps only the rarest few.
+// keeps only the weightiest few.
 const maxPreviousTerms = 32
 
 // tail returns about the last n bytes of s, starting at a word boundary.
@@ -174,14 +210,14 @@ func tail(s string, n int) string {
 }
 
 // WantsPrevious reports whether the previous turn may refine q: q has a
-// topic of its own, but fewer terms than ranking keeps of a prompt
-// (maxPrompt). A prompt that fills them says what it is about by itself —
+// topic of its own, but fewer prose terms than ranking keeps of a prompt
+// (maxPrompt; a pasted log's terms do not make a prompt say more). A prompt that fills them says what it is about by itself —
 // the prompts that lean on the turn before are short ("and on staging?") —
 // and skipping the transcript spares the slowest prompts its cost.
 func (q Query) WantsPrevious() bool {
 	own := 0
 	for _, t := range q.terms {
-		if t.prompt {
+		if t.prompt && t.weight >= weightProse {
 			own++
 		}
 	}

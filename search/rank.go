@@ -144,7 +144,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		}
 		if e := ix.lookup(t.term); e >= 0 {
 			stats = append(stats, termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))})
-		} else if t.prompt && !t.expansion && !t.entity {
+		} else if t.prompt && !t.expansion && !t.entity && t.weight >= weightProse {
 			unseenMass += t.weight
 		}
 	}
@@ -180,7 +180,8 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	// cannot tell a generic word ("tests", "action") from a topical one, so
 	// a prompt that meets one memory through one word, among many the store
 	// does not know, is likely about something else. In a large store idf
-	// already knows, and this fades out.
+	// already knows, and this fades out. Only prose words count: a pasted
+	// log's ids and times are words no store uses.
 	type termMass struct {
 		mass float64
 		own  bool // the prompt's own term, not the previous turn's
@@ -238,16 +239,19 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 }
 
 // maxPrevious is how many terms of the previous turn a query keeps: its
-// rarest. A long assistant turn would otherwise outweigh a short prompt.
+// weightiest. A long assistant turn would otherwise outweigh a short prompt.
 const maxPrevious = 12
 
 // maxPrompt is how many of the prompt's own terms (with their synonyms) a
-// query keeps: its rarest.
+// query keeps: its weightiest.
 const maxPrompt = 32
 
-// capTerms keeps the rarest maxPrompt terms of the prompt and the
-// maxPrevious rarest terms that only the previous turn contributed. A long
-// prompt's commonest words add time on every posting list and no evidence.
+// capTerms keeps the maxPrompt weightiest terms of the prompt (weight ×
+// idf: the most a term can add to a score) and the maxPrevious weightiest
+// terms that only the previous turn contributed. A long prompt's commonest
+// words add time on every posting list and no evidence. By idf alone, a
+// pasted log's rare ids and times, weighed down by capPaste, would push the
+// prose's words out.
 func capTerms(stats []termStat, n int) []termStat {
 	// The prompt's terms, then the previous turn's, in one slice.
 	out := make([]termStat, 0, len(stats))
@@ -262,15 +266,15 @@ func capTerms(stats []termStat, n int) []termStat {
 			out = append(out, st)
 		}
 	}
-	rarest := func(ts []termStat, n int) []termStat {
+	weightiest := func(ts []termStat, n int) []termStat {
 		if len(ts) > n {
-			slices.SortStableFunc(ts, func(a, b termStat) int { return cmpDesc(a.idf, b.idf) })
+			slices.SortStableFunc(ts, func(a, b termStat) int { return cmpDesc(a.weight*a.idf, b.weight*b.idf) })
 			ts = ts[:n]
 		}
 		return ts
 	}
 	// The previous turn's kept terms move down over the prompt's dropped ones.
-	return append(rarest(out[:own], maxPrompt), rarest(out[own:], n)...)
+	return append(weightiest(out[:own], maxPrompt), weightiest(out[own:], n)...)
 }
 
 // accumulate adds each term's BM25F contribution to scores, and to cov

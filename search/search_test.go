@@ -135,6 +135,36 @@ func TestSmallStoreCountsUnseenWords(t *testing.T) {
 	}
 }
 
+// A pasted log is about the prompt's topic only through the prose around
+// it: its request ids, times, status codes and durations must not carry the
+// query to the memories that happen to mention requests, statuses or dates.
+func TestPastedLogKeepsTopic(t *testing.T) {
+	ix := Build([]Doc{
+		{Slug: "reminders-worker", Path: "reminders-worker.md", Name: "Reminders worker",
+			Description: "The reminders worker sends class reminders from a queue and crashes when Redis is down", Class: "fact",
+			Body: "It runs as its own service; restart it after Redis comes back."},
+		{Slug: "api-errors", Path: "api-errors.md", Name: "API error responses",
+			Description: "Errors are JSON with a status code and the request id", Class: "rule",
+			Body: "Status 500 responses carry the req id for support."},
+		{Slug: "slow-queries", Path: "slow-queries.md", Name: "Slow query log",
+			Description: "Queries slower than 500ms are logged with their duration and path", Class: "reference",
+			Body: "The slow query log keeps dur in ms per request."},
+		{Slug: "november-release", Path: "november-release.md", Name: "The 2026-11 release",
+			Description: "Released 2026-11-12 at 10:00; cache headers changed for /api/v2 items", Class: "event",
+			Body: "Cache miss rates rose after it; upstream retries doubled."},
+		{Slug: "deadlines", Path: "deadlines.md", Name: "Context deadlines",
+			Description: "Every upstream call gets a context deadline of 3 seconds", Class: "rule",
+			Body: "Connection reset by peer is retried once."},
+	})
+	prompt := "the reminders worker keeps crashing since this morning, here is what the log says:"
+	for _, n := range []int{0, 10, 40, 200} {
+		c := withPastedLog([]battCase{{Prompt: prompt}}, n)[0]
+		if got, res := first(ix, c.Prompt, ""); got != "reminders-worker" {
+			t.Errorf("with %d log lines: first = %q, want reminders-worker (%v)", n, got, res)
+		}
+	}
+}
+
 func TestIsSQLStatement(t *testing.T) {
 	for _, c := range []struct {
 		line string
