@@ -239,6 +239,28 @@
 // 0.17 → 0.88 / 0.86 / 0.78; silence for "ok" and a log 0.15 / 0.14 /
 // 0.51 → 0.64 / 0.63 / 0.79.
 //
+// Other shapes. TestTuneAll also wraps every dev prompt in what people put
+// around a question (perturbations in robust_test.go; hit@2 / silence,
+// before → after this change):
+//
+//	bare Python traceback (no fence)   0.22 / 0.20 → 0.64 / 1.00
+//	bare diff                          0.34 / 0.00 → 0.64 / 0.60
+//	politeness ("Hey Claude, hope …")  0.62 / 1.00 → 0.72 / 1.00
+//	one-line JSON response             0.60 / 1.00   unchanged
+//	image marker and a GitHub URL      0.54 / 0.96   unchanged
+//
+// A traceback's code lines and a diff's context lines read as prose one by
+// one, so a trace or diff now runs from its first line (Traceback,
+// goroutine, panic:, diff --git, @@, +++, --- a/) to the next blank line.
+// The silence prompts with a diff ("ok go ahead" and a diff) inject what
+// the diff is about, as a fenced diff did. The assistant's name and a few
+// courtesies ("claude", "hope", "appreciate", "sense", "chance",
+// "wonder") joined the filler; dev battery unchanged, silence on prompts
+// of other projects with application-pipeline 0.65 → 0.67. Not kept: a
+// URL's path words weighed as pasted text (image and URL 0.54 → 0.64, but
+// a docs or Linear URL's words are often the topic, and the dev prompts
+// with a 40-line log lost one).
+//
 // Pasted SQL. A prompt that pastes an SQL statement ("UPDATE pass_types SET
 // price_cents = … WHERE …; gonna run it on prod now") is about SQL but seldom
 // says so, while the memories about running or reviewing SQL do. A line

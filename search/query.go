@@ -255,10 +255,11 @@ func (q Query) String() string {
 	return b.String()
 }
 
-// eachSegment splits raw prompt text into prose and code (fenced blocks and
-// lines that look like logs or stack traces), with markers and URLs removed.
+// eachSegment splits raw prompt text into prose and code (fenced blocks,
+// lines that look like logs, and whole stack traces and diffs), with markers
+// and URLs removed.
 func eachSegment(s string, fn func(text string, code bool)) {
-	inFence := false
+	inFence, inBlock := false, false
 	var prose strings.Builder
 	flush := func() {
 		if prose.Len() > 0 {
@@ -272,8 +273,11 @@ func eachSegment(s string, fn func(text string, code bool)) {
 			inFence = !inFence
 			continue
 		}
+		// A stack trace or diff runs until a blank line: its frames' code
+		// lines and its context lines look like prose one by one.
+		inBlock = inBlock && trim != "" || startsBlock(trim)
 		line = stripNoise(line)
-		if inFence || looksLikeLog(trim) {
+		if inFence || inBlock || looksLikeLog(trim) {
 			flush()
 			fn(line, true)
 			continue
@@ -282,6 +286,17 @@ func eachSegment(s string, fn func(text string, code bool)) {
 		prose.WriteByte('\n')
 	}
 	flush()
+}
+
+// startsBlock reports whether line opens a stack trace or a diff.
+func startsBlock(line string) bool {
+	for _, p := range [...]string{"Traceback (most recent call last)", "goroutine ", "panic:", "Exception in thread",
+		"diff --git", "@@ ", "+++ ", "--- a/"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // stripNoise removes image and paste markers ("[Image #1]") and URLs. From a

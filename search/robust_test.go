@@ -123,3 +123,35 @@ func TestPastedLogKeepsTopicOnDevBattery(t *testing.T) {
 		t.Errorf("hit@2 = %.2f, want >= 0.64", m.hit2)
 	}
 }
+
+// perturbations are what people put around a question: a stack trace or a
+// diff pasted without a fence, a one-line JSON response, politeness, an
+// image marker and a URL. Each is applied to every dev prompt; what it
+// costs is how much of the method's answer depends on the prompt's shape
+// rather than its topic.
+var perturbations = []struct{ name, before, after string }{
+	{"bare Python traceback", "", "\nTraceback (most recent call last):\n" +
+		"  File \"/usr/lib/python3.12/site-packages/celery/app/trace.py\", line 453, in trace_task\n    R = retval = fun(*args, **kwargs)\n" +
+		"  File \"/srv/app/tasks/sync.py\", line 88, in run_sync\n    result = client.fetch_batch(cursor=cursor, limit=500)\n" +
+		"  File \"/srv/app/clients/http.py\", line 142, in fetch_batch\n    resp.raise_for_status()\n" +
+		"requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: http://10.0.3.17:8080/v1/batch\n"},
+	{"bare diff", "", "\ndiff --git a/src/components/Button.tsx b/src/components/Button.tsx\nindex 3b18e51..a9f4c2d 100644\n" +
+		"--- a/src/components/Button.tsx\n+++ b/src/components/Button.tsx\n" +
+		"@@ -12,9 +12,11 @@ export function Button({ variant = \"primary\", size = \"md\", ...props }: ButtonProps) {\n" +
+		"-  const cls = clsx(\"btn\", `btn-${variant}`, `btn-${size}`);\n" +
+		"+  const cls = clsx(\"btn\", `btn-${variant}`, `btn-${size}`, props.disabled && \"btn-disabled\");\n" +
+		"+  if (props.loading) {\n+    return <Spinner size={size} />;\n+  }\n   return <button className={cls} {...props} />;\n }\n"},
+	{"JSON response", "", "\n{\"id\": \"obj_1Q8xLm2\", \"object\": \"list\", \"data\": [{\"id\": 4412, \"name\": \"alpha\", \"enabled\": true, " +
+		"\"created\": 1732870000, \"tags\": [\"a\", \"b\"]}], \"has_more\": false, \"url\": \"/v1/items\"}\n"},
+	{"politeness", "Hey Claude, hope you're doing well! Quick question for you: ", " Thanks so much, really appreciate it!"},
+	{"image and URL", "[Image #1] ", " see https://github.com/acme/widgets/pull/1234 for context"},
+}
+
+func perturbed(cases []battCase, before, after string) []battCase {
+	out := make([]battCase, len(cases))
+	for i, c := range cases {
+		c.Prompt = before + c.Prompt + after
+		out[i] = c
+	}
+	return out
+}

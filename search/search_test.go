@@ -207,6 +207,8 @@ func TestParseQuery(t *testing.T) {
 		{"image marker and URL stripped", "[Image #1] broken, see https://example.com/a/b?c=1", "", []string{"broken"}},
 		{"ticket id kept from URL", "look at https://linear.app/acme/issue/ACME-12/some-long-title-here", "", []string{"12", "@acme-12", "acm", "issu"}},
 		{"pasted SQL is about SQL", "is this safe?\nUPDATE passes SET price = 0 WHERE id = 7;", "", []string{"0", "7", "id", "pass", "price", "safe", "set", "sql", "updat"}},
+		{"politeness and the assistant's name are filler", "Hey Claude, hope you're well! Quick question: why did the deploy fail? Thanks, appreciate it, hope that makes sense",
+			"", []string{"deploy", "fail"}},
 		{"identifiers kept", "write tests for ExpirePasses in internal/passes/expire.go", "",
 			[]string{"@expire.go", "@expirepasses", "@internal/passes/expire.go", "expir", "intern", "pass", "test", "write"}},
 	} {
@@ -243,6 +245,45 @@ func TestParseQueryLogWeight(t *testing.T) {
 		if qt.term == "ci" && qt.weight != weightProse {
 			t.Errorf("ci from prose has weight %v", qt.weight)
 		}
+	}
+}
+
+// A stack trace or a diff pasted without a fence is a paste to its end (a
+// blank line), though its code lines and context lines look like prose one
+// by one; the prose after it is prose again.
+func TestParseQueryBarePastes(t *testing.T) {
+	for _, c := range []struct {
+		name, prompt string
+		code, prose  []string // terms of each weight that must be there
+	}{
+		{"python traceback", "the nightly sync dies:\nTraceback (most recent call last):\n" +
+			"  File \"/srv/app/tasks/sync.py\", line 88, in run_sync\n    result = client.fetch_batch(cursor=cursor)\n" +
+			"requests.exceptions.HTTPError: 503 Server Error\n\nwhy does the retry not kick in?",
+			[]string{"fetch", "batch", "cursor", "client", "server"}, []string{"night", "sync", "die", "retri", "kick"}},
+		{"diff", "review this please\ndiff --git a/src/Button.tsx b/src/Button.tsx\nindex 3b18e51..a9f4c2d 100644\n" +
+			"--- a/src/Button.tsx\n+++ b/src/Button.tsx\n@@ -12,9 +12,11 @@\n+  if (props.loading) {\n+    return <Spinner size={size} />;\n" +
+			"\nis the spinner accessible?",
+			[]string{"load", "prop", "size"}, []string{"review", "spinner", "access"}},
+		{"go panic", "the worker crashed\npanic: runtime error: invalid memory address\n\ngoroutine 1 [running]:\nmain.handleJob(0x0)\n\t/srv/worker/job.go:42 +0x1d",
+			[]string{"runtim", "invalid", "memori", "address", "handl", "job"}, []string{"worker", "crash"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			weights := map[string]float64{}
+			q := parsePrompt(c.prompt)
+			for _, qt := range q.terms {
+				weights[qt.term] = qt.weight
+			}
+			for _, term := range c.code {
+				if w, ok := weights[term]; !ok || w >= weightProse {
+					t.Errorf("%q: weight %v (present %v), want a paste's", term, w, ok)
+				}
+			}
+			for _, term := range c.prose {
+				if weights[term] != weightProse {
+					t.Errorf("%q: weight %v, want prose's", term, weights[term])
+				}
+			}
+		})
 	}
 }
 

@@ -54,7 +54,8 @@ func isStopword(w string) bool {
 		"explain", "show", "lgtm", "continue", "proceed", "instead", "hopefully",
 		"anybody", "somebody", "nobody", "everybody", "whole", "entire", "less", "least",
 		"cuz", "cause", "bc", "b/c", "w/", "w/o", "u", "ur", "r", "idea", "ideas",
-		"mean", "means", "wait", "hold", "sec", "moment", "okey":
+		"mean", "means", "wait", "hold", "sec", "moment", "okey", "hope", "appreciate", "appreciated",
+		"chance", "wonder", "wondered", "sense", "claude":
 		return true
 	}
 	return false

@@ -11,8 +11,9 @@ import (
 // not tuned on (application-pipeline and bga-assistant, with prompts of our
 // own), how often each of the three stores stays silent for prompts typed
 // on other projects, how the dev battery does with a log pasted under every
-// prompt, and how small stores cut from the dev store do, so that a change
-// is never judged on the dev battery alone.
+// prompt and with other things people put around a question, and how small
+// stores cut from the dev store do, so that a change is never judged on the
+// dev battery alone.
 func judge(t *testing.T, name string, p params) {
 	ix, cases := devIndex(t)
 	dir := filepath.Join(sharedDir, "external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
@@ -27,6 +28,9 @@ func judge(t *testing.T, name string, p params) {
 		u2.hit2, u2.silence, u2.precision, u2.score, measure(ix, foreign, &p).silence, measure(unseen, foreign, &p).silence, measure(unseen2, foreign, &p).silence))
 	for _, n := range []int{10, 40, 200} {
 		t.Logf("%-22s dev with a %d-line log pasted: %s", "", n, measure(ix, withPastedLog(cases, n), &p))
+	}
+	for _, v := range perturbations {
+		t.Logf("%-22s dev with %s: %s", "", v.name, measure(ix, perturbed(cases, v.before, v.after), &p))
 	}
 	for _, size := range []int{10, 25, 60, 120} {
 		s := smallStores(t, p, size, 40)
