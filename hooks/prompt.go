@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -226,9 +227,14 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 		ix.Close()
 	}
 	ix, err = search.Open(path)
-	if errors.Is(err, search.ErrVersion) {
+	switch {
+	case errors.Is(err, search.ErrVersion):
 		// The refresher wrote a format this binary does not read.
 		return nil, errors.New("mem and mem-hook write different index formats: install both from the same version")
+	case errors.Is(err, fs.ErrNotExist):
+		// The refresher succeeded but wrote its cache elsewhere: it names
+		// caches differently, which only another version does.
+		return nil, errors.New("mem index wrote no cache where mem-hook looks for one: install mem and mem-hook from the same version")
 	}
 	return ix, err
 }

@@ -142,6 +142,25 @@ func TestPromptFailsOpen(t *testing.T) {
 	}
 }
 
+// TestPromptNamesVersionSkew: a mem from another version refreshes the
+// cache under a name this mem-hook does not look for; the hook fails open
+// and its log says what to do rather than "no such file".
+func TestPromptNamesVersionSkew(t *testing.T) {
+	root := promptRepo(t, promptDocs)
+	place, _ := locate.Find(root, "")
+	os.Remove(place.IndexPath())
+	elsewhere := func(p locate.Place) error {
+		return search.Build(promptDocs).WriteFile(filepath.Join(p.CacheDir(), "index-0000000000000000.bin"), nil)
+	}
+	var out bytes.Buffer
+	in := `{"prompt":"spanish vat rounding off by a cent","cwd":` + quote(root) + `}`
+	Prompt(strings.NewReader(in), &out, elsewhere, promptNow)
+	log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+	if out.Len() != 0 || !bytes.Contains(log, []byte("install mem and mem-hook from the same version")) {
+		t.Errorf("printed %q; hook.log = %q", out.String(), log)
+	}
+}
+
 // TestPromptRefreshesStaleCache: a corrupt or missing cache is rebuilt
 // through the Refresher, then answered.
 func TestPromptRefreshesStaleCache(t *testing.T) {
