@@ -21,6 +21,10 @@ type qterm struct {
 	group     int  // >0: a term and its expansions, which substitute for each other rather than add up
 }
 
+// written reports whether t is a word of the prompt's prose, which its
+// writer typed, rather than of a paste or of the previous turn.
+func (t qterm) written() bool { return t.prompt && t.weight >= weightProse }
+
 // Weights of the parts of a prompt.
 const (
 	weightProse    = 1.0
@@ -80,7 +84,7 @@ const (
 func capPaste(terms []qterm) {
 	var prose, code float64
 	for _, t := range terms {
-		if t.weight >= weightProse {
+		if t.written() {
 			prose += t.weight
 		} else {
 			code += t.weight
@@ -92,7 +96,7 @@ func capPaste(terms []qterm) {
 	}
 	f := allowed / code
 	for i := range terms {
-		if terms[i].weight < weightProse {
+		if !terms[i].written() {
 			terms[i].weight *= f
 		}
 	}
@@ -210,14 +214,15 @@ func tail(s string, n int) string {
 }
 
 // WantsPrevious reports whether the previous turn may refine q: q has a
-// topic of its own, but fewer prose terms than ranking keeps of a prompt
-// (maxPrompt; a pasted log's terms do not make a prompt say more). A prompt that fills them says what it is about by itself —
-// the prompts that lean on the turn before are short ("and on staging?") —
-// and skipping the transcript spares the slowest prompts its cost.
+// topic of its own, but fewer written terms than ranking keeps of a prompt
+// (maxPrompt; a paste does not make a prompt say more). A prompt that
+// fills them says what it is about by itself — the prompts that lean on
+// the turn before are short ("and on staging?") — and skipping the
+// transcript spares the slowest prompts its cost.
 func (q Query) WantsPrevious() bool {
 	own := 0
 	for _, t := range q.terms {
-		if t.prompt && t.weight >= weightProse {
+		if t.written() {
 			own++
 		}
 	}
