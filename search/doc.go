@@ -231,8 +231,17 @@
 //
 // A paste may always weigh as much as eight code terms (pasteFloor), so
 // "CI fails:" over a three-line panic keeps the panic's words; floors of 0
-// to 8 measured the same, and shares of 0.25 to 2 the same once the query
-// keeps its weightiest terms. The long-prompt rule still counts a paste's
+// to 8 measured the same, and shares of 0.25 to 2 the same on the logs
+// once the query keeps its weightiest terms. A heavier paste costs the
+// other shapes below (share 1: the bare traceback 0.64 → 0.50, the diff
+// 0.64 → 0.60; share 2: 0.40 and 0.50; floor 16: traceback 0.52), but those
+// pastes are unrelated to their prompts by construction, and a real paste
+// is about the question: a terse question over a long related trace now
+// leans on its few words ("why is this failing?" over a six-frame
+// traceback of a Stripe signature error finds the right memory first but
+// below the threshold; with floors of 14 terms or more, or no cap, it
+// injects it). No battery here has terse questions over related pastes to
+// settle that trade. The long-prompt rule still counts a paste's
 // terms, so a prompt that is only "ok" and a log stays silent (1.00; 0.60
 // when that rule counted prose only). On stores of 10 / 25 / 60 memories
 // cut from the dev store, with a 40-line log pasted: hit@2 0.87 / 0.61 /
