@@ -86,26 +86,16 @@ func TestLongPromptNeedsMoreEvidence(t *testing.T) {
 	var docs []Doc
 	for _, w := range strings.Fields("avatar upload websocket reconnect charting library keyboard shortcut " +
 		"editor digest newsletter timezone notification toggle theme font sidebar tooltip pagination search") {
-		docs = append(docs, Doc{Slug: w, Path: w + ".md", Name: "About the " + w, Description: "How the " + w + " works",
-			Class: "fact", Body: "Notes on the " + w + " of the app."})
+		docs = append(docs, doc(w, "About the "+w, "How the "+w+" works", "fact", "Notes on the "+w+" of the app."))
 	}
-	docs = append(docs, Doc{Slug: "release-procedure", Path: "release-procedure.md", Name: "Weekly release steps",
-		Description: "Cut the weekly release: tag, changelog, staging smoke run, deploy", Class: "procedure",
-		Body: "Write the changelog, tag it, run the staging smoke test, deploy."})
+	docs = append(docs, doc("release-procedure", "Weekly release steps", "Cut the weekly release: tag, changelog, staging smoke run, deploy", "procedure", "Write the changelog, tag it, run the staging smoke test, deploy."))
 	ix := Build(docs)
-	for _, c := range []struct {
-		prompt string
-		want   string // first slug; "" = silence
-	}{
+	wantFirst(t, ix, []firstCase{
 		{"how do I cut the weekly release", "release-procedure"},
 		{"can you write the newsletter note about the avatar upload, websocket reconnect, charting library, " +
 			"keyboard shortcut editor, digest timezone notification, theme toggle, font sidebar tooltip, " +
 			"pagination and search changes from this weekly release changelog", ""},
-	} {
-		if got, res := first(ix, c.prompt, ""); got != c.want {
-			t.Errorf("%.40q…: first = %q, want %q (%v)", c.prompt, got, c.want, res)
-		}
-	}
+	})
 }
 
 // A small store cannot tell a generic word from a topical one by idf: a
@@ -113,26 +103,15 @@ func TestLongPromptNeedsMoreEvidence(t *testing.T) {
 // never uses, is about something else.
 func TestSmallStoreCountsUnseenWords(t *testing.T) {
 	ix := Build([]Doc{
-		{Slug: "card-action-states", Path: "card-action-states.md", Name: "Card action states",
-			Description: "A card action is pending, resolved or cancelled; only pending ones can be undone", Class: "fact",
-			Body: "The undo button works on pending card actions only."},
-		{Slug: "deck-order", Path: "deck-order.md", Name: "Deck order comes from the server",
-			Description: "Never shuffle the deck on the client", Class: "gotcha", Body: "The server sends the order."},
-		{Slug: "no-fallbacks", Path: "no-fallbacks.md", Name: "No defensive fallbacks",
-			Description: "Fail loudly when a card is missing instead of guessing", Class: "preference", Body: "Raise, do not default."},
+		doc("card-action-states", "Card action states", "A card action is pending, resolved or cancelled; only pending ones can be undone", "fact", "The undo button works on pending card actions only."),
+		doc("deck-order", "Deck order comes from the server", "Never shuffle the deck on the client", "gotcha", "The server sends the order."),
+		doc("no-fallbacks", "No defensive fallbacks", "Fail loudly when a card is missing instead of guessing", "preference", "Raise, do not default."),
 	})
-	for _, c := range []struct {
-		prompt string
-		want   string // first slug; "" = silence
-	}{
+	wantFirst(t, ix, []firstCase{
 		{"which states can a card action be in?", "card-action-states"},
 		{"can you undo a resolved card action", "card-action-states"},
 		{"please add a github action that runs the linter and the unit tests on every push to main", ""},
-	} {
-		if got, res := first(ix, c.prompt, ""); got != c.want {
-			t.Errorf("%.40q…: first = %q, want %q (%v)", c.prompt, got, c.want, res)
-		}
-	}
+	})
 }
 
 // A pasted log is about the prompt's topic only through the prose around
@@ -140,21 +119,11 @@ func TestSmallStoreCountsUnseenWords(t *testing.T) {
 // query to the memories that happen to mention requests, statuses or dates.
 func TestPastedLogKeepsTopic(t *testing.T) {
 	ix := Build([]Doc{
-		{Slug: "reminders-worker", Path: "reminders-worker.md", Name: "Reminders worker",
-			Description: "The reminders worker sends class reminders from a queue and crashes when Redis is down", Class: "fact",
-			Body: "It runs as its own service; restart it after Redis comes back."},
-		{Slug: "api-errors", Path: "api-errors.md", Name: "API error responses",
-			Description: "Errors are JSON with a status code and the request id", Class: "rule",
-			Body: "Status 500 responses carry the req id for support."},
-		{Slug: "slow-queries", Path: "slow-queries.md", Name: "Slow query log",
-			Description: "Queries slower than 500ms are logged with their duration and path", Class: "reference",
-			Body: "The slow query log keeps dur in ms per request."},
-		{Slug: "november-release", Path: "november-release.md", Name: "The 2026-11 release",
-			Description: "Released 2026-11-12 at 10:00; cache headers changed for /api/v2 items", Class: "event",
-			Body: "Cache miss rates rose after it; upstream retries doubled."},
-		{Slug: "deadlines", Path: "deadlines.md", Name: "Context deadlines",
-			Description: "Every upstream call gets a context deadline of 3 seconds", Class: "rule",
-			Body: "Connection reset by peer is retried once."},
+		doc("reminders-worker", "Reminders worker", "The reminders worker sends class reminders from a queue and crashes when Redis is down", "fact", "It runs as its own service; restart it after Redis comes back."),
+		doc("api-errors", "API error responses", "Errors are JSON with a status code and the request id", "rule", "Status 500 responses carry the req id for support."),
+		doc("slow-queries", "Slow query log", "Queries slower than 500ms are logged with their duration and path", "reference", "The slow query log keeps dur in ms per request."),
+		doc("november-release", "The 2026-11 release", "Released 2026-11-12 at 10:00; cache headers changed for /api/v2 items", "event", "Cache miss rates rose after it; upstream retries doubled."),
+		doc("deadlines", "Context deadlines", "Every upstream call gets a context deadline of 3 seconds", "rule", "Connection reset by peer is retried once."),
 	})
 	prompt := "the reminders worker keeps crashing since this morning, here is what the log says:"
 	for _, n := range []int{0, 10, 40, 200} {
@@ -318,6 +287,24 @@ func TestSearchFixtures(t *testing.T) {
 
 // first searches ix as the hook would and returns the first result's slug
 // ("" when silent) and the results.
+// doc is a memory of a test's own store.
+func doc(slug, name, description, class, body string) Doc {
+	return Doc{Slug: slug, Path: slug + ".md", Name: name, Description: description, Class: class, Body: body}
+}
+
+// firstCase is a prompt and the slug that must come first for it ("" =
+// silence).
+type firstCase struct{ prompt, want string }
+
+func wantFirst(t *testing.T, ix *Index, cases []firstCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got, res := first(ix, c.prompt, ""); got != c.want {
+			t.Errorf("%.40q…: first = %q, want %q (%v)", c.prompt, got, c.want, res)
+		}
+	}
+}
+
 func first(ix *Index, prompt, previous string) (string, []Result) {
 	res := ix.Search(ParseQuery(prompt, previous), Options{Now: fixtureNow})
 	if len(res) == 0 {
