@@ -39,24 +39,28 @@ func LastAssistantText(path string) (string, error) {
 	}
 	size := fi.Size()
 	var buf []byte
+	// Each window reads and scans only what the one before did not: the
+	// lines from end on were scanned already, and end is a line start.
+	end := size
 	for window := int64(tailWindow); window <= maxTailWindow; window *= 2 {
 		start := max(size-window, 0)
-		if n := size - start; int64(cap(buf)) < n {
+		if n := end - start; int64(cap(buf)) < n {
 			buf = make([]byte, n)
 		}
-		buf = buf[:size-start]
+		buf = buf[:end-start]
 		n, err := f.ReadAt(buf, start)
 		if err != nil && err != io.EOF {
 			return "", err
 		}
-		chunk := buf[:n]
+		chunk, from := buf[:n], start
 		if start > 0 {
-			// The first line may begin before the window: skip it.
+			// The first line may begin before the window: leave it to the
+			// next one.
 			i := bytes.IndexByte(chunk, '\n')
 			if i < 0 {
 				continue
 			}
-			chunk = chunk[i+1:]
+			chunk, from = chunk[i+1:], start+int64(i)+1
 		}
 		if text, ok := lastText(chunk); ok {
 			return text, nil
@@ -64,6 +68,7 @@ func LastAssistantText(path string) (string, error) {
 		if start == 0 {
 			return "", nil
 		}
+		end = from
 	}
 	return "", nil
 }
