@@ -151,7 +151,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if len(stats) == 0 {
 		return nil
 	}
-	stats = capTerms(stats, maxPrevious)
+	stats = capTerms(stats)
 
 	// Scores accumulate in float32: at 10,000 memories each array a search
 	// writes is pages the hook faults in, and ranking needs no more digits.
@@ -252,7 +252,7 @@ const maxPrompt = 32
 // words add time on every posting list and no evidence. By idf alone, a
 // pasted log's rare ids and times, weighed down by capPaste, would push the
 // prose's words out.
-func capTerms(stats []termStat, n int) []termStat {
+func capTerms(stats []termStat) []termStat {
 	// The prompt's terms, then the previous turn's, in one slice.
 	out := make([]termStat, 0, len(stats))
 	for _, st := range stats {
@@ -274,7 +274,7 @@ func capTerms(stats []termStat, n int) []termStat {
 		return ts
 	}
 	// The previous turn's kept terms move down over the prompt's dropped ones.
-	return append(weightiest(out[:own], maxPrompt), weightiest(out[own:], n)...)
+	return append(weightiest(out[:own], maxPrompt), weightiest(out[own:], maxPrevious)...)
 }
 
 // accumulate adds each term's BM25F contribution to scores, and to cov
