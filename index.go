@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/fresh"
+	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/memdoc"
@@ -283,19 +284,7 @@ func docsOf(f sourceFile, data []byte) ([]search.Doc, error) {
 
 // logf appends one line to the cache directory's log.
 func (r *Repo) logf(format string, args ...any) {
-	appendLog(r.Place.CacheDir(), fmt.Sprintf(format, args...))
-}
-
-func appendLog(dir, line string) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "mem.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintln(f, line)
+	logfile.Append(filepath.Join(r.Place.CacheDir(), "mem.log"), fmt.Sprintf(format, args...))
 }
 
 // IndexFresh reports whether the search cache exists and reflects every file.

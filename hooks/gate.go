@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/transcript"
 )
@@ -157,7 +158,7 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 // and creates the directory when needed.
 func RecordLookup(cacheDir, sessionID string) error {
 	name := filepath.Join(cacheDir, "gate", gateFileName(sessionID)+gateLookupExtension)
-	if err := appendLine(name, time.Now().UTC().Format(time.RFC3339)); err != nil {
+	if err := logfile.Append(name, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("record lookup: %w", err)
 	}
 	return nil

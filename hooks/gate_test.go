@@ -763,7 +763,8 @@ func TestGateImports(t *testing.T) {
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
 		if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") &&
-			p != "github.com/mem-dev/mem/locate" && p != "github.com/mem-dev/mem/transcript" && p != "github.com/mem-dev/mem/internal/rawfile" {
+			p != "github.com/mem-dev/mem/locate" && p != "github.com/mem-dev/mem/transcript" && p != "github.com/mem-dev/mem/internal/rawfile" &&
+			p != "github.com/mem-dev/mem/internal/logfile" {
 			t.Errorf("gate.go imports %s", p)
 		}
 	}

@@ -1,13 +1,10 @@
 package hooks
 
 import (
-	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/mem-dev/mem/internal/rawfile"
+	"github.com/mem-dev/mem/internal/logfile"
 )
 
 // logHookError appends one line to <cacheDir>/hook.log; hooks fail open,
@@ -17,42 +14,5 @@ func logHookError(cacheDir string, now time.Time, msg string) {
 	if cacheDir == "" {
 		return
 	}
-	appendLine(filepath.Join(cacheDir, "hook.log"), now.UTC().Format(time.RFC3339)+" "+msg)
-}
-
-// maxLogBytes is the size at which a log under the cache directory moves
-// to <name>.1, replacing the one before: the decision log is written on
-// every prompt and must not grow for ever, and 4 MB is some ten thousand
-// decisions.
-const maxLogBytes = 4 << 20
-
-// appendLine appends line (its newlines made spaces) to the file at path,
-// creating the file, and its directory only when that is missing: the
-// prompt hook writes here on every prompt, into a directory that almost
-// always exists. A file that has grown past maxLogBytes is rotated.
-func appendLine(path, line string) error {
-	f, err := rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if errors.Is(err, os.ErrNotExist) {
-		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			f, err = rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	b := append(make([]byte, 0, len(line)+1), line...)
-	for i, c := range b { // one line, whatever it holds
-		if c == '\n' {
-			b[i] = ' '
-		}
-	}
-	_, err = f.Write(append(b, '\n'))
-	end, serr := f.Seek(0, io.SeekCurrent) // appends leave the offset at the end
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && serr == nil && end > maxLogBytes {
-		err = os.Rename(path, path+".1")
-	}
-	return err
+	logfile.Append(filepath.Join(cacheDir, "hook.log"), now.UTC().Format(time.RFC3339)+" "+msg)
 }

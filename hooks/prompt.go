@@ -16,6 +16,7 @@ import (
 
 	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/internal/jsonscan"
+	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/search"
@@ -392,5 +393,5 @@ func logDecision(cacheDir string, now time.Time, session string, q search.Query,
 		b = append(b, ']')
 	}
 	b = append(b, '}')
-	appendLine(filepath.Join(cacheDir, "injections.jsonl"), string(b))
+	logfile.Append(filepath.Join(cacheDir, "injections.jsonl"), string(b))
 }

@@ -1,4 +1,4 @@
-package hooks
+package logfile
 
 import (
 	"os"
@@ -7,30 +7,30 @@ import (
 	"testing"
 )
 
-// The decision log is written on every prompt: past maxLogBytes it moves
+// The decision log is written on every prompt: past MaxBytes it moves
 // to injections.jsonl.1 (replacing the older one) and starts again.
 func TestLogRotates(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mem", "injections.jsonl")
-	if err := appendLine(path, "first"); err != nil {
+	if err := Append(path, "first"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path+".1", []byte("oldest\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	full := strings.Repeat("x", maxLogBytes)
+	full := strings.Repeat("x", MaxBytes)
 	for _, line := range []string{full, "after"} {
-		if err := appendLine(path, line); err != nil {
+		if err := Append(path, line); err != nil {
 			t.Fatal(err)
 		}
 	}
 	old, _ := os.ReadFile(path + ".1")
-	if !strings.HasPrefix(string(old), "first\nxxx") || len(old) != len("first\n")+maxLogBytes+1 {
+	if !strings.HasPrefix(string(old), "first\nxxx") || len(old) != len("first\n")+MaxBytes+1 {
 		t.Errorf("rotated log: %d bytes starting %.10q, want the first line and the long one", len(old), old)
 	}
 	if cur, _ := os.ReadFile(path); string(cur) != "after\n" {
 		t.Errorf("current log = %.40q, want only the line after the rotation", cur)
 	}
-	if err := appendLine(path, "small"); err != nil {
+	if err := Append(path, "small"); err != nil {
 		t.Fatal(err)
 	}
 	if cur, _ := os.ReadFile(path); string(cur) != "after\nsmall\n" {

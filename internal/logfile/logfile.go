@@ -1,0 +1,50 @@
+// Package logfile appends lines to the logs mem keeps under a repository's
+// cache directory (.git/mem): the hooks' decision and error logs, and the
+// CLI's own. The prompt hook writes one on every prompt, so it opens files
+// without the runtime poller and creates directories only when missing.
+package logfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/mem-dev/mem/internal/rawfile"
+)
+
+// MaxBytes is the size at which a log moves to <name>.1, replacing the one
+// before: the decision log is written on every prompt and must not grow for
+// ever, and 4 MB is some ten thousand decisions.
+const MaxBytes = 4 << 20
+
+// Append appends line (its newlines made spaces) to the file at path,
+// creating the file, and its directory only when that is missing: the
+// prompt hook writes here on every prompt, into a directory that almost
+// always exists. A file that has grown past MaxBytes is rotated.
+func Append(path, line string) error {
+	f, err := rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			f, err = rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	b := append(make([]byte, 0, len(line)+1), line...)
+	for i, c := range b { // one line, whatever it holds
+		if c == '\n' {
+			b[i] = ' '
+		}
+	}
+	_, err = f.Write(append(b, '\n'))
+	end, serr := f.Seek(0, io.SeekCurrent) // appends leave the offset at the end
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && serr == nil && end > MaxBytes {
+		err = os.Rename(path, path+".1")
+	}
+	return err
+}
