@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/modeltest"
 	"github.com/mem-dev/mem/sessions"
 )
@@ -48,15 +49,16 @@ func writeTranscripts(t *testing.T) string {
 	return dir
 }
 
+// TestMain isolates git from this machine's configuration.
+func TestMain(m *testing.M) {
+	gittest.Main(m, "[user]\n\tname = Test\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n")
+}
+
+// gitRepo makes a repository with parse/parse_test.go committed, and a
+// Claude directory of its own, so no personal skill takes a name.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	home := t.TempDir()
-	cfg := filepath.Join(home, "gitconfig")
-	os.WriteFile(cfg, []byte("[user]\n\tname = Test\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644)
-	t.Setenv("HOME", home)
-	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(t.TempDir(), ".claude"))
 	dir := t.TempDir()
 	git(t, dir, "init", "-q")
 	os.MkdirAll(filepath.Join(dir, "parse"), 0o755)
