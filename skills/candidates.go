@@ -69,12 +69,7 @@ func Candidates(s *sessions.Snapshot, min int) []Candidate {
 		examples []string
 	}
 	grams := map[string]*agg{}
-	files := make([]string, 0, len(s.FileCalls))
-	for f := range s.FileCalls {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
+	for _, f := range s.Files { // in path order
 		type step struct{ head, session, raw string }
 		var seq []step
 		for _, c := range s.FileCalls[f] {
@@ -126,7 +121,7 @@ func Candidates(s *sessions.Snapshot, min int) []Candidate {
 		subsumed := false
 		for _, d := range out {
 			if len(d.Steps) > len(c.Steps) && strings.Contains(" → "+d.Key+" → ", " → "+c.Key+" → ") &&
-				strings.Join(d.Sessions, ",") == strings.Join(c.Sessions, ",") {
+				slices.Equal(d.Sessions, c.Sessions) {
 				subsumed = true
 				break
 			}
