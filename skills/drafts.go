@@ -121,8 +121,8 @@ func Render(d Draft, c Candidate) []byte {
 // parse reads a SKILL.md.
 func parse(rel string, data []byte) (Skill, error) {
 	s := Skill{Path: rel}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	rest, ok := strings.CutPrefix(text, "---\n")
+	src := strings.ReplaceAll(string(data), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(src, "---\n")
 	if !ok {
 		return s, fmt.Errorf("%s: no frontmatter", rel)
 	}
