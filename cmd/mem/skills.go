@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/skills"
 )
 
@@ -78,10 +77,7 @@ func printScan(e *env, res skills.ScanResult, sessions int) {
 
 // skillsRepo opens the skills of the work tree e runs in.
 func skillsRepo(e *env) (*skills.Repo, error) {
-	p, err := locate.Find(e.dir, e.store)
-	if errors.Is(err, locate.ErrNoRepo) || err == nil && p.WorkTree == "" {
-		return nil, fmt.Errorf("%s is not inside a git repository", e.dir)
-	}
+	p, err := gitPlace(e, "")
 	if err != nil {
 		return nil, err
 	}

@@ -23,13 +23,20 @@ type transcriptSources struct {
 	Dir []string `help:"Transcript folder or file (repeatable); default: ~/.claude/projects/<this work tree> (CLAUDE_CONFIG_DIR moves ~/.claude)." type:"path" placeholder:"DIR"`
 }
 
+// gitPlace finds the git repository e runs in. why, appended to the error
+// when there is none, says what needs one.
+func gitPlace(e *env, why string) (locate.Place, error) {
+	p, err := locate.Find(e.dir, e.store)
+	if errors.Is(err, locate.ErrNoRepo) || err == nil && p.CommonDir == "" {
+		return p, fmt.Errorf("%s is not inside a git repository%s", e.dir, why)
+	}
+	return p, err
+}
+
 // update refreshes the transcript index of the work tree e runs in and
 // returns it with the place and the report.
 func (s transcriptSources) update(e *env) (*sessions.Index, locate.Place, sessions.Report, error) {
-	p, err := locate.Find(e.dir, e.store)
-	if errors.Is(err, locate.ErrNoRepo) || err == nil && p.CommonDir == "" {
-		return nil, p, sessions.Report{}, fmt.Errorf("%s is not inside a git repository: the transcript index lives in its git directory", e.dir)
-	}
+	p, err := gitPlace(e, ": the transcript index lives in its git directory")
 	if err != nil {
 		return nil, p, sessions.Report{}, err
 	}
