@@ -89,6 +89,16 @@ func TestUpdateIncremental(t *testing.T) {
 		t.Errorf("after replace: %d calls, %d prompts", len(s.Calls), len(s.Prompts))
 	}
 
+	// Replaced by a longer file whose old offset still starts a line but
+	// whose first bytes differ: read again from the start, not appended to.
+	write(strings.ReplaceAll(lineUser+lineEdit, `"s1"`, `"s2"`), os.O_TRUNC)
+	if rep := update(); rep.Reread != 1 || rep.Lines != 2 {
+		t.Fatalf("file replaced by a longer one: %+v", rep)
+	}
+	if s, _ := x.Load(); len(s.Sessions) != 1 || s.Sessions[0].ID != "s2" {
+		t.Errorf("after replace: sessions %+v", s.Sessions)
+	}
+
 	// A deleted transcript stays in the index.
 	os.Remove(file)
 	update()
