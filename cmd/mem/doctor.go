@@ -16,23 +16,28 @@ import (
 type doctorCmd struct{}
 
 func (doctorCmd) Run(e *env) error {
-	var problems []install.Problem
-	o, r, err := installOptions(e, []string{install.Claude}, false)
+	r, err := e.open()
+	var place locate.Place
 	switch {
+	case err == nil:
+		place = r.Place
 	case errors.Is(err, mem.ErrNoStore):
-		// No store yet: say so among everything else that needs doing.
-		place, perr := locate.Find(e.dir, e.store)
-		if perr != nil {
+		// No store yet: install.Doctor says so among everything else that
+		// needs doing.
+		var perr error
+		if place, perr = locate.Find(e.dir, e.store); perr != nil {
 			return err
 		}
-		if o, err = placeOptions(place, []string{install.Claude}, false); err != nil {
-			return err
-		}
-		problems = install.Doctor(o)
-	case err != nil:
-		return err
 	default:
-		problems = append(install.Doctor(o), storeProblems(e, r)...)
+		return err
+	}
+	o, err := placeOptions(place, []string{install.Claude}, false)
+	if err != nil {
+		return err
+	}
+	problems := install.Doctor(o)
+	if r != nil {
+		problems = append(problems, storeProblems(e, r)...)
 	}
 	if len(problems) == 0 {
 		fmt.Fprintln(e.stdout, "mem doctor: all good")

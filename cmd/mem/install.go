@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/install"
 	"github.com/mem-dev/mem/locate"
 )
@@ -18,7 +17,7 @@ type installCmd struct {
 }
 
 func (c installCmd) Run(e *env) error {
-	o, _, err := installOptions(e, c.Agents, c.Capture)
+	o, err := installOptions(e, c.Agents, c.Capture)
 	if err != nil {
 		return err
 	}
@@ -35,7 +34,7 @@ type uninstallCmd struct {
 }
 
 func (c uninstallCmd) Run(e *env) error {
-	o, _, err := installOptions(e, c.Agents, false)
+	o, err := installOptions(e, c.Agents, false)
 	if err != nil {
 		return err
 	}
@@ -70,13 +69,12 @@ func applyChanges(e *env, changes []install.Change, dryRun bool, verb string) er
 // settings files are shared through git, so a binary that is on PATH is
 // written by its bare name; only one that is not gets its absolute path.
 // install.Plan checks the agents.
-func installOptions(e *env, agents []string, capture bool) (install.Options, *mem.Repo, error) {
+func installOptions(e *env, agents []string, capture bool) (install.Options, error) {
 	r, err := e.open()
 	if err != nil {
-		return install.Options{}, nil, err
+		return install.Options{}, err
 	}
-	o, err := placeOptions(r.Place, agents, capture)
-	return o, r, err
+	return placeOptions(r.Place, agents, capture)
 }
 
 // placeOptions are the install options for a place, naming this mem binary
