@@ -13,6 +13,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/text"
+	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -196,7 +197,7 @@ func (r *Repo) FixIndex(ctx context.Context, rel string) (Written, error) {
 // error when it lies outside the store.
 func (r *Repo) StoreRel(abs string) (string, error) {
 	rel, err := filepath.Rel(r.Place.Store, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if err != nil || !locate.Within(r.Place.Store, abs) {
 		return "", fmt.Errorf("%s is not in the store %s", abs, r.Place.Store)
 	}
 	return filepath.ToSlash(rel), nil

@@ -38,7 +38,7 @@ func (p Place) CacheDir() string { return filepath.Join(p.CommonDir, "mem") }
 // itself when it lies outside.
 func (p Place) Rel(path string) string {
 	rel, err := filepath.Rel(p.WorkTree, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || !Within(p.WorkTree, path) {
 		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(rel)
