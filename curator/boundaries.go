@@ -22,6 +22,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -143,14 +144,16 @@ func BoundaryCandidates(rules []Rule, mems []Memory) []BoundaryCandidate {
 			score float64
 		}
 		var best []scored
-		rt := ruleTerms(r.Text)
+		// In a fixed order, so that equal scores add up to the same float
+		// every run and ties fall to the slug (shared comes out sorted too).
+		rt := slices.Sorted(maps.Keys(ruleTerms(r.Text)))
 		for mi, mt := range terms {
 			if mt == nil {
 				continue
 			}
 			var shared []string
 			score := 0.0
-			for t := range rt {
+			for _, t := range rt {
 				if mt[t] && float64(df[t]) <= maxDFShare*corpus {
 					shared = append(shared, t)
 					score += math.Log(corpus / float64(df[t]))
@@ -159,7 +162,6 @@ func BoundaryCandidates(rules []Rule, mems []Memory) []BoundaryCandidate {
 			if len(shared) < minSharedTerms {
 				continue
 			}
-			slices.Sort(shared)
 			best = append(best, scored{BoundaryCandidate{Rule: ri, Memory: mi, Shared: shared}, score})
 		}
 		slices.SortFunc(best, func(a, b scored) int {

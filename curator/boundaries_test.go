@@ -55,6 +55,39 @@ func TestBoundaryCandidates(t *testing.T) {
 	}
 }
 
+// A rule keeps its memoriesPerRule best memories, the same ones every run:
+// equal scores go by slug however the terms are summed. A term more than
+// maxDFShare of the memories have relates nothing.
+func TestBoundaryCandidatesBestFew(t *testing.T) {
+	rule := []Rule{{Source: "CLAUDE.md:1", Kind: "rule", Text: "Rebase feature branches onto main before merging"}}
+	var mems []Memory
+	for _, s := range []string{"d", "b", "a", "c"} {
+		mems = append(mems, mem("rebase-"+s, "rule", "Rebase feature branches "+s, "merging main", nil, "x\n"))
+	}
+	// One more memory each for two of the terms, so the terms' weights differ.
+	mems = append(mems, mem("feature-flags", "fact", "Feature flags", "", nil, "x\n"), mem("main-line", "fact", "Main line", "", nil, "x\n"))
+	slugs := func(mems []Memory) string {
+		var got []string
+		for _, c := range BoundaryCandidates(rule, mems) {
+			got = append(got, mems[c.Memory].Slug+" "+strings.Join(c.Shared, ","))
+		}
+		return strings.Join(got, "; ")
+	}
+	want := "rebase-a branch,featur,main,merg,rebas; rebase-b branch,featur,main,merg,rebas; rebase-c branch,featur,main,merg,rebas"
+	for range 20 {
+		if got := slugs(mems); got != want {
+			t.Fatalf("candidates:\n got %s\nwant %s", got, want)
+		}
+	}
+	// Six memories of fifty (the smallest corpus counted) is more than a
+	// tenth: every shared term is too common to relate anything.
+	mems = append(mems, mem("rebase-e", "rule", "Rebase feature branches e", "merging main", nil, "x\n"),
+		mem("rebase-f", "rule", "Rebase feature branches f", "merging main", nil, "x\n"))
+	if got := slugs(mems); got != "" {
+		t.Errorf("candidates of terms too common: %s", got)
+	}
+}
+
 // tensionAsker answers true for prompts that mention yes, false otherwise.
 type tensionAsker struct {
 	yes   string
