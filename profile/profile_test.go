@@ -73,6 +73,8 @@ func TestParseTolerant(t *testing.T) {
 				{Text: "a b", Said: true, Importance: 5, FileLine: 2},
 			}},
 		{"empty items skipped", "-\n- \n- <!-- said -->\n", nil},
+		{"tilde fences, thematic breaks, agent, importance below 1", "~~~\n- code\n~~~\n***\n- w <!-- agent, importance 0 -->\n",
+			[]Line{{Text: "w", Importance: 1, FileLine: 5}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Parse([]byte(tc.in)).Lines
