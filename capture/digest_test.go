@@ -92,6 +92,7 @@ func TestDigest(t *testing.T) {
 				resultLine("ok", false),
 				toolLineJSON("Write", map[string]any{"file_path": "/w/shop/notes.md", "content": "..."}),
 				toolLineJSON("Task", map[string]any{"description": "Audit refunds", "prompt": "long prompt"}),
+				toolLineJSON("WebFetch", map[string]any{"url": "https://docs.example.com/vat", "prompt": "rates"}),
 				toolLineJSON("ExitPlanMode", map[string]any{}),
 				userLine("Round per line, never on the total — finance insists."),
 			},
@@ -102,6 +103,7 @@ func TestDigest(t *testing.T) {
 				"tool: Edit /w/shop/tax.py\n" +
 				"tool: Write /w/shop/notes.md\n" +
 				"tool: Task Audit refunds\n" +
+				"tool: WebFetch https://docs.example.com/vat\n" +
 				"tool: ExitPlanMode\n" +
 				"user: Round per line, never on the total — finance insists.",
 		},
@@ -112,6 +114,8 @@ func TestDigest(t *testing.T) {
 				userLine("<command-name>/model</command-name>"),
 				userLine("[Request interrupted by user]"),
 				compactLine("This session is being continued from a previous conversation..."),
+				mustJSON(map[string]any{"type": "assistant", "isApiErrorMessage": true, "message": map[string]any{"role": "assistant",
+					"content": []any{map[string]any{"type": "text", "text": "API Error: 529 overloaded"}}}}),
 				userLine("hello"),
 			},
 			want: "user: hello",
@@ -177,6 +181,12 @@ func TestDigest(t *testing.T) {
 				"[… 2 earlier lines left out]\n" +
 				"assistant: three " + strings.Repeat("c", 40) + "\n" +
 				"user: did you push?",
+		},
+		{
+			name:  "too long, but the end reaches back to the first prompt: shown once",
+			lines: []string{textLine("intro " + strings.Repeat("a", 40)), userLine("go"), textLine("ok")},
+			max:   70,
+			want:  "[… 1 earlier lines left out]\nuser: go\nassistant: ok",
 		},
 		{
 			name:  "too long for even the last line: its end",
