@@ -237,3 +237,11 @@ func TestProposalText(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanTags(t *testing.T) {
+	long := strings.Repeat("x", maxTag+1)
+	got := cleanTags([]string{"Go", "go", long, "Tax rules", "c", "d", "e", "f", "g", "h", "i"})
+	if want := "go,tax-rules,c,d,e,f,g,h"; strings.Join(got, ",") != want {
+		t.Errorf("cleanTags = %q, want %s (repeats and a tag over %d bytes dropped, %d at most)", got, want, maxTag, maxTags)
+	}
+}
