@@ -58,6 +58,7 @@ func TestFilter(t *testing.T) {
 			aliases: []string{
 				"spanish vat order line rounding total", // 6/6
 				"vat order line round total cents",      // 5/6 = 83%
+				"spanish vat order total refunds",       // 4/5 = 80%
 				"rounding error on spanish orders",      // 3/4 = 75%
 				"one cent off",                          // new
 			},
@@ -65,7 +66,15 @@ func TestFilter(t *testing.T) {
 			dropped: map[string]string{
 				"spanish vat order line rounding total": ReasonCopy,
 				"vat order line round total cents":      ReasonCopy,
+				"spanish vat order total refunds":       ReasonCopy,
 			},
+		},
+		{
+			name:    "the memory's terms count as written and lower-cased",
+			m:       mdparse.New(mdparse.Fields{Name: "TestScheduler_NextRun fails on ULIDs", Class: "gotcha"}, "x"),
+			aliases: []string{"test scheduler run", "ULIDS", "flaky nightly job"},
+			kept:    []string{"flaky nightly job"},
+			dropped: map[string]string{"test scheduler run": ReasonCopy, "ULIDS": ReasonCopy},
 		},
 		{
 			name: "tags count as the memory's own terms; the body does not",
