@@ -111,9 +111,16 @@ type Review struct {
 	Rule    string           `json:"rule,omitempty"` // the rule's text when A is a FILE:LINE
 	Reason  string           `json:"reason"`
 	Verdict *curator.Verdict `json:"verdict,omitempty"`
-	Status  string           `json:"status"` // pending | accepted | rejected
+	Status  string           `json:"status"` // ReviewPending, ReviewAccepted or ReviewRejected
 	Queued  time.Time        `json:"queued"`
 }
+
+// A review item's status: queued, then accepted or rejected by a person.
+const (
+	ReviewPending  = "pending"
+	ReviewAccepted = "accepted"
+	ReviewRejected = "rejected"
+)
 
 func reviewID(a, b string) string {
 	if a > b {
@@ -180,7 +187,7 @@ func (r *Repo) enqueue(ctx context.Context, items []curator.ReviewItem) error {
 			continue
 		}
 		known[id] = true
-		queue = append(queue, Review{ID: id, A: it.A, B: it.B, Rule: it.Rule, Reason: it.Reason, Verdict: it.Verdict, Status: "pending", Queued: r.Now().UTC().Truncate(time.Second)})
+		queue = append(queue, Review{ID: id, A: it.A, B: it.B, Rule: it.Rule, Reason: it.Reason, Verdict: it.Verdict, Status: ReviewPending, Queued: r.Now().UTC().Truncate(time.Second)})
 		added++
 	}
 	if added == 0 {
@@ -216,7 +223,7 @@ func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) 
 		return "", fmt.Errorf("no review item %q (mem review lists them)", id)
 	}
 	it := &queue[i]
-	if it.Status != "pending" {
+	if it.Status != ReviewPending {
 		return "", fmt.Errorf("review item %s is already %s", id, it.Status)
 	}
 	// Rejecting, or accepting a tension between a rule and a memory (which
@@ -231,10 +238,10 @@ func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) 
 		return res.Commit, err
 	}
 	if !accept {
-		return record("rejected", "review-reject", "reject")
+		return record(ReviewRejected, "review-reject", "reject")
 	}
 	if it.Rule != "" {
-		return record("accepted", "review-accept", "acknowledge")
+		return record(ReviewAccepted, "review-accept", "acknowledge")
 	}
 	if keep == "" && it.Verdict != nil {
 		keep = it.Verdict.Keep
@@ -247,7 +254,7 @@ func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) 
 	default:
 		return "", fmt.Errorf("say which memory to keep: --keep %s or --keep %s", it.A, it.B)
 	}
-	it.Status = "accepted"
+	it.Status = ReviewAccepted
 	mems, paths, err := r.memories([]string{it.A, it.B})
 	if err != nil {
 		return "", err

@@ -143,7 +143,7 @@ func (r *Repo) Health(ctx context.Context) (string, error) {
 	if queue, err := r.Reviews(); err == nil {
 		pending := 0
 		for _, q := range queue {
-			if q.Status == "pending" {
+			if q.Status == ReviewPending {
 				pending++
 			}
 		}

@@ -71,7 +71,7 @@ func (c reviewListCmd) Run(e *env) error {
 	}
 	var shown []mem.Review
 	for _, it := range items {
-		if c.All || it.Status == "pending" {
+		if c.All || it.Status == mem.ReviewPending {
 			shown = append(shown, it)
 		}
 	}
