@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 // Builders of synthetic transcript lines, in the shapes Claude Code writes.
@@ -244,31 +246,8 @@ func TestDigestFitsEverySize(t *testing.T) {
 	}
 }
 
-// sharedDir is the team's shared data, beside the repository.
-var sharedDir = filepath.Join("..", "..", "shared")
-
-func needShared(t testing.TB) {
-	t.Helper()
-	if _, err := os.Stat(sharedDir); err != nil {
-		t.Skipf("skipping: %s not present (shared data lives beside the repository)", sharedDir)
-	}
-}
-
 func TestDigestRealTranscripts(t *testing.T) {
-	needShared(t)
-	var files []string
-	err := filepath.WalkDir(filepath.Join(sharedDir, "external", "transcripts"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no transcripts found")
-	}
+	files := shared.Transcripts(t)
 	nonEmpty := 0
 	for _, f := range files {
 		for _, max := range []int{4 << 10, DefaultDigestBytes} {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/memdoc"
 	"github.com/mem-dev/mem/search"
@@ -20,13 +21,13 @@ import (
 // supersedes an older one is an update and should not be skipped either.
 // The table in HeldScore's doc comes from this test's log (go test -v).
 func TestHeldScoreOnEvalStore(t *testing.T) {
-	needShared(t)
+	shared.Need(t)
 	if testing.Short() {
 		t.Skip("skipping: builds an index per memory (a few seconds)")
 	}
-	dir := filepath.Join(sharedDir, "eval", "store")
+	dir := shared.Path("eval", "store")
 	docs, mems := loadEvalStore(t, dir)
-	raw, err := os.ReadFile(filepath.Join(sharedDir, "eval", "store-labels.json"))
+	raw, err := os.ReadFile(shared.Path("eval", "store-labels.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,9 @@ import (
 	"sync"
 	"testing"
 
+	shareddata "github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 )
-
-// evalDir is ../shared/eval from the repository root.
-var evalDir = filepath.Join("..", "..", "shared", "eval")
 
 type storeLabels struct {
 	Identical  [][2]string `json:"identical_dupes"`
@@ -36,10 +34,7 @@ type storeLabels struct {
 // fixture loads ../shared/eval/store and its labels, or skips the test.
 func fixture(t testing.TB) ([]Memory, storeLabels) {
 	t.Helper()
-	dir := filepath.Join(evalDir, "store")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no evaluation store at %s (the shared data sits beside the repository): %v", dir, err)
-	}
+	dir := shareddata.Need(t, "eval", "store")
 	var mems []Memory
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || d.Name() == "MEMORY.md" {
@@ -60,7 +55,7 @@ func fixture(t testing.TB) ([]Memory, storeLabels) {
 		t.Fatal(err)
 	}
 	var l storeLabels
-	b, err := os.ReadFile(filepath.Join(evalDir, "store-labels.json"))
+	b, err := os.ReadFile(shareddata.Path("eval", "store-labels.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +171,7 @@ func (c dirChecker) Exists(p string) (exists, known bool) {
 func codebase(t *testing.T) dirChecker {
 	t.Helper()
 	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join(evalDir, "codebase"))); err != nil {
+	if err := os.CopyFS(dst, os.DirFS(shareddata.Need(t, "eval", "codebase"))); err != nil {
 		t.Fatal(err)
 	}
 	return dirChecker{dst}

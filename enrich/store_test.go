@@ -6,16 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 )
 
 // On every memory of the eval store, the memory's own name, description and
 // tags, offered back as aliases, are all dropped.
 func TestFilterDropsOwnTermsOnEvalStore(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "eval", "store")
+	dir := shared.Need(t, "eval", "store")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		t.Skipf("skipping: %s not present (shared data lives beside the repository)", dir)
+		t.Fatal(err)
 	}
 	n := 0
 	for _, e := range ents {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/memdoc"
 	"github.com/mem-dev/mem/search"
@@ -109,12 +110,8 @@ var (
 )
 
 func TestDevBattery(t *testing.T) {
-	shared := filepath.Join("..", "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("skipping: %s not present (shared eval data lives beside the repository)", shared)
-	}
-	docs := loadStore(t, filepath.Join(shared, "eval", "store"))
-	f, err := os.Open(filepath.Join(shared, "eval", "battery-dev.jsonl"))
+	docs := loadStore(t, shared.Need(t, "eval", "store"))
+	f, err := os.Open(shared.Need(t, "eval", "battery-dev.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

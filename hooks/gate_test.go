@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/transcript"
 )
@@ -586,33 +587,13 @@ func TestGateFileName(t *testing.T) {
 	}
 }
 
-// realGateTranscripts lists the real transcripts, or skips.
-func realGateTranscripts(tb testing.TB) []string {
-	tb.Helper()
-	root := filepath.Join("..", "..", "shared", "external", "transcripts")
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("real transcripts not available (%v): they live in ../../shared/external/transcripts", err)
-	}
-	var paths []string
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if len(paths) == 0 {
-		tb.Skip("no real transcripts found")
-	}
-	return paths
-}
-
 // TestGateRealTranscripts runs the gate over every real transcript, once on
 // the whole file (a cold first stop) and as the session grew, stopping where
 // turns end (before each typed prompt, after each stop_hook_summary or
 // turn_duration line, and at the end), with a stop_hook_active retry after
 // each block. It must never fail (exit 0 or 2, no log line).
 func TestGateRealTranscripts(t *testing.T) {
-	for _, path := range realGateTranscripts(t) {
+	for _, path := range shared.Transcripts(t) {
 		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
 			work, place := gateRepo(t)
@@ -676,7 +657,7 @@ func TestGateRealTranscripts(t *testing.T) {
 func largestReal(b *testing.B) (string, int64) {
 	var largest string
 	var size int64
-	for _, p := range realGateTranscripts(b) {
+	for _, p := range shared.Transcripts(b) {
 		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
 			largest, size = p, fi.Size()
 		}

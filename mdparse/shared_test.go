@@ -7,21 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
-// sharedDir is the team's shared data, beside the repository.
-var sharedDir = filepath.Join("..", "..", "shared")
-
-// sharedFiles returns the .md files under dir (relative to sharedDir), or
+// sharedFiles returns the .md files under dirs (in the shared data), or
 // skips the test when the shared data is not there.
 func sharedFiles(t testing.TB, dirs ...string) []string {
 	t.Helper()
 	var files []string
 	for _, d := range dirs {
-		root := filepath.Join(sharedDir, d)
-		if _, err := os.Stat(root); err != nil {
-			t.Skipf("shared data not found at %s (it lives beside the repository): %v", root, err)
-		}
+		root := shared.Need(t, d)
 		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -81,8 +77,7 @@ func TestSharedFilesRoundTrip(t *testing.T) {
 }
 
 func TestSharedStoreOverBudget(t *testing.T) {
-	sharedFiles(t, filepath.Join("eval", "store")) // skips when absent
-	path := filepath.Join(sharedDir, "eval", "store", "MEMORY.md")
+	path := shared.Need(t, "eval", "store", "MEMORY.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -3,11 +3,12 @@ package search
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 var tune = flag.Bool("tune", false, "print ranking diagnostics on the dev battery")
@@ -17,9 +18,9 @@ func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
 func fmtInt(n int) string { return strconv.Itoa(n) }
 
 func devIndex(t testing.TB) (*Index, []battCase) {
-	needShared(t)
-	docs := loadStore(t, filepath.Join(sharedDir, "eval", "store"), "project")
-	cases := loadBattery(t, filepath.Join(sharedDir, "eval", "battery-dev.jsonl"))
+	shared.Need(t)
+	docs := loadStore(t, shared.Path("eval", "store"), "project")
+	cases := loadBattery(t, shared.Path("eval", "battery-dev.jsonl"))
 	return Build(docs), cases
 }
 

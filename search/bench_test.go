@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 // cpuTime returns the process's user and system CPU time.
@@ -30,13 +32,13 @@ func loop(b *testing.B, fn func()) {
 // corpus generates a synthetic store of n memories with the shared
 // generator, in a directory removed when the benchmark ends.
 func corpus(b *testing.B, n int) string {
-	needShared(b)
+	shared.Need(b)
 	if _, err := exec.LookPath("python3"); err != nil {
 		b.Skip("skipping: python3 is needed to generate the corpus")
 	}
 	dir := b.TempDir()
-	out, err := exec.Command("python3", filepath.Join(sharedDir, "bench", "gencorpus.py"),
-		filepath.Join(sharedDir, "external", "memory-files"), dir, itoa(n)).CombinedOutput()
+	out, err := exec.Command("python3", shared.Path("bench", "gencorpus.py"),
+		shared.Path("external", "memory-files"), dir, itoa(n)).CombinedOutput()
 	if err != nil {
 		b.Fatalf("gencorpus: %v\n%s", err, out)
 	}

@@ -1,13 +1,12 @@
 package search
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/transcript"
 )
 
@@ -15,8 +14,8 @@ import (
 // not tuned on (a public project's agent memories, read as test input only).
 // It logs what it finds; it asserts only silence on prompts with no topic.
 func TestExternalStore(t *testing.T) {
-	needShared(t)
-	dir := filepath.Join(sharedDir, "external", "memory-files", "InfernalRabbit__compose-envkit", ".claude", "agent-memory")
+	shared.Need(t)
+	dir := shared.Path("external", "memory-files", "InfernalRabbit__compose-envkit", ".claude", "agent-memory")
 	docs := loadStore(t, dir, "project")
 	if len(docs) < 50 {
 		t.Skipf("external store has %d memories", len(docs))
@@ -96,12 +95,9 @@ func TestForeignPromptsSilent(t *testing.T) {
 func foreignPrompts(t *testing.T) []battCase {
 	var cases []battCase
 	seen := map[string]bool{}
-	filepath.WalkDir(filepath.Join(sharedDir, "external", "transcripts"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return nil
-		}
+	for _, p := range shared.Transcripts(t) {
 		r := transcript.Reader{Types: []string{"user"}}
-		_, err = r.Read(p, 0, func(e transcript.Entry) error {
+		_, err := r.Read(p, 0, func(e transcript.Entry) error {
 			text := strings.TrimSpace(e.Prompt)
 			if len(text) >= 8 && !seen[text] {
 				seen[text] = true
@@ -109,7 +105,9 @@ func foreignPrompts(t *testing.T) []battCase {
 			}
 			return nil
 		})
-		return err
-	})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	return cases
 }

@@ -3,10 +3,11 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 // smallStores judges p on small stores cut at random from the dev store:
@@ -15,12 +16,12 @@ import (
 // projects. A small store's idf differs from a large one's, and the dev
 // battery alone cannot show what a rule does to a new user's store.
 func smallStores(t *testing.T, p params, size, rounds int) smallMetrics {
-	needShared(t)
-	return smallStoresOf(t, p, size, rounds, loadBattery(t, filepath.Join(sharedDir, "eval", "battery-dev.jsonl")))
+	shared.Need(t)
+	return smallStoresOf(t, p, size, rounds, loadBattery(t, shared.Path("eval", "battery-dev.jsonl")))
 }
 
 func smallStoresOf(t *testing.T, p params, size, rounds int, cases []battCase) smallMetrics {
-	docs := loadStore(t, filepath.Join(sharedDir, "eval", "store"), "project")
+	docs := loadStore(t, shared.Path("eval", "store"), "project")
 	foreignCases := foreignPrompts(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var topical, quietN float64

@@ -13,16 +13,6 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// sharedDir is the team's shared data (eval store, battery, external data).
-var sharedDir = filepath.Join("..", "..", "shared")
-
-func needShared(t testing.TB) {
-	t.Helper()
-	if _, err := os.Stat(sharedDir); err != nil {
-		t.Skipf("skipping: %s not present (shared eval data lives beside the repository)", sharedDir)
-	}
-}
-
 // docOf is memdoc.Of, the product's conversion of a parsed memory into a
 // Doc. memdoc imports this package, so these internal tests cannot import
 // it; memdoc_test.go, an external test file of this package, sets docOf in

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 // judge logs how ranking params p do on the dev battery (at the shipped
@@ -16,10 +18,10 @@ import (
 // dev battery alone.
 func judge(t *testing.T, name string, p params) {
 	ix, cases := devIndex(t)
-	dir := filepath.Join(sharedDir, "external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
+	dir := shared.Path("external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
 	unseen := Build(loadStore(t, dir, "project"))
 	u := measure(unseen, loadBattery(t, filepath.Join("..", "eval", "testdata", "application-pipeline.jsonl")), &p)
-	dir = filepath.Join(sharedDir, "external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
+	dir = shared.Path("external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
 	unseen2 := Build(loadStore(t, dir, "project"))
 	u2 := measure(unseen2, loadBattery(t, filepath.Join("..", "eval", "testdata", "bga-assistant.jsonl")), &p)
 	foreign := foreignPrompts(t)

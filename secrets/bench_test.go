@@ -4,10 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 func BenchmarkScanReal(b *testing.B) {
-	files, _ := filepath.Glob("../../shared/eval/store/*.md")
+	files, _ := filepath.Glob(filepath.Join(shared.Path("eval", "store"), "*.md"))
 	var texts []string
 	size := 0
 	for _, f := range files {

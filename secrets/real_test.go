@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 // expectedReal lists the findings the real memory files are known to hold,
@@ -16,12 +18,9 @@ var expectedReal = map[string]string{}
 // Memories written by others, and the project's own eval store, are what mem
 // stores every day: none of them holds a credential, so none may be flagged.
 func TestRealMemoryFiles(t *testing.T) {
-	roots := []string{"../../shared/eval/store", "../../shared/external/memory-files"}
+	roots := []string{shared.Need(t, "eval", "store"), shared.Need(t, "external", "memory-files")}
 	n := 0
 	for _, root := range roots {
-		if _, err := os.Stat(root); err != nil {
-			t.Skipf("%s is absent (run inside the mem workspace to check the real memory files): %v", root, err)
-		}
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
 				return err
@@ -31,7 +30,7 @@ func TestRealMemoryFiles(t *testing.T) {
 				return err
 			}
 			n++
-			rel, _ := filepath.Rel("../../shared", path)
+			rel, _ := filepath.Rel(shared.Path(), path)
 			for _, f := range Scan(string(b)) {
 				key := fmt.Sprintf("%s:%d: %s", rel, f.Line, f.Pattern)
 				if _, ok := expectedReal[key]; ok {

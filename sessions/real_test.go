@@ -7,19 +7,19 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 // realTranscripts is the shared folder of real Claude Code transcripts
 // (Claude Code 1.0.24 to 2.1.114), absent on a fresh clone.
-var realTranscripts = filepath.Join("..", "..", "shared", "external", "transcripts")
+var realTranscripts = shared.Path("external", "transcripts")
 
 // TestRealTranscripts indexes every real transcript and checks the counts
 // against a count made without the transcript package: grep-like scans of
 // the raw lines.
 func TestRealTranscripts(t *testing.T) {
-	if _, err := os.Stat(realTranscripts); err != nil {
-		t.Skipf("skipped: the real transcripts are not here (%s): this test needs the shared data beside the repository", realTranscripts)
-	}
+	shared.Need(t, "external", "transcripts")
 	x := Open(filepath.Join(t.TempDir(), "transcripts"))
 	rep, err := x.Update([]string{realTranscripts})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/sessions"
 )
 
@@ -233,10 +234,7 @@ func TestScanPromoteReject(t *testing.T) {
 
 // TestRealCandidates logs what the counting finds in the real transcripts.
 func TestRealCandidates(t *testing.T) {
-	src := filepath.Join("..", "..", "shared", "external", "transcripts")
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("skipped: the real transcripts are not here (%s)", src)
-	}
+	src := shared.Need(t, "external", "transcripts")
 	s := snapshot(t, src)
 	cs := Candidates(s, MinSessions)
 	if len(cs) == 0 {

@@ -2,36 +2,13 @@ package transcript
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// realTranscripts lists the real Claude Code transcripts in the shared data,
-// or skips the test when it is not there.
-func realTranscripts(tb testing.TB) []string {
-	tb.Helper()
-	root := filepath.Join("..", "..", "shared", "external", "transcripts")
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("real transcripts not available (%v): they live in ../../shared/external/transcripts", err)
-	}
-	var paths []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			paths = append(paths, p)
-		}
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(paths) == 0 {
-		tb.Skip("no real transcripts found")
-	}
-	return paths
-}
+	"github.com/mem-dev/mem/internal/shared"
+)
 
 // naiveCounts counts, by plain string search on each line, what the reader
 // should find. Progress lines are left out: they nest a subagent's messages
@@ -63,8 +40,8 @@ func countNaively(b []byte) naiveCounts {
 }
 
 func TestRealTranscripts(t *testing.T) {
-	for _, path := range realTranscripts(t) {
-		name, _ := filepath.Rel(filepath.Join("..", "..", "shared", "external", "transcripts"), path)
+	for _, path := range shared.Transcripts(t) {
+		name, _ := filepath.Rel(shared.Path("external", "transcripts"), path)
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(path)
 			if err != nil {
@@ -170,7 +147,7 @@ func TestRealTranscripts(t *testing.T) {
 func largestTranscript(b *testing.B) (string, int64) {
 	var largest string
 	var size int64
-	for _, p := range realTranscripts(b) {
+	for _, p := range shared.Transcripts(b) {
 		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
 			largest, size = p, fi.Size()
 		}
@@ -200,7 +177,7 @@ func BenchmarkReadAll(b *testing.B) {
 }
 
 func BenchmarkLastAssistantText(b *testing.B) {
-	paths := realTranscripts(b)
+	paths := shared.Transcripts(b)
 	for b.Loop() {
 		for _, p := range paths {
 			if _, err := LastAssistantText(p); err != nil {

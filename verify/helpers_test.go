@@ -10,22 +10,18 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// shared is the evaluation data next to the repository.
-var shared = filepath.Join("..", "..", "shared")
-
-// needShared skips t when the shared evaluation data is absent.
+// needShared skips t when the shared evaluation data is absent, and
+// returns its directory.
 func needShared(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(shared, "eval")
 	for _, sub := range []string{"store", "codebase", "store-labels.json"} {
-		if _, err := os.Stat(filepath.Join(dir, sub)); err != nil {
-			t.Skipf("shared evaluation data not found at %s (%v); it lives beside the repository as ../shared", dir, err)
-		}
+		shared.Need(t, "eval", sub)
 	}
-	return dir
+	return shared.Path("eval")
 }
 
 var sig = &object.Signature{Name: "Test", Email: "test@example.com", When: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}

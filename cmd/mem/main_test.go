@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 func TestMain(m *testing.M) {
@@ -29,22 +31,15 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MEM_STORE", "")
 			// No script reaches a real model: passes use fake-model or --no-model.
 			e.Setenv("MEM_MODEL_CMD", "fake-model")
-			e.Setenv("SHARED", shared())
+			e.Setenv("SHARED", shared.Path())
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "shared" {
-				_, err := os.Stat(shared())
+				_, err := os.Stat(shared.Path())
 				return err == nil, nil
 			}
 			return false, nil
 		},
 	})
-}
-
-// shared is the team's shared data directory beside the repository, absent
-// on a user's fresh clone.
-func shared() string {
-	abs, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	return abs
 }

@@ -1,0 +1,62 @@
+// Package shared finds the team's shared data for tests: ../shared beside
+// the repository, with the evaluation store and battery, and real
+// transcripts and memory files written by others. A user's fresh clone has
+// none of it, so the tests that read it skip and say why.
+package shared
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Path is elem under the shared data directory, which sits beside the
+// module root (the first directory above the working directory, a test's
+// package directory, that holds go.mod).
+func Path(elem ...string) string {
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			dir = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return filepath.Join(append([]string{dir, "..", "shared"}, elem...)...)
+}
+
+// Need returns Path(elem...), or skips the test when it is not there.
+func Need(tb testing.TB, elem ...string) string {
+	tb.Helper()
+	p := Path(elem...)
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("skipping: %s not present (the shared data lives beside the repository, not in a clone of it)", p)
+	}
+	return p
+}
+
+// Transcripts lists the real Claude Code transcripts (.jsonl) in the shared
+// data, in path order, or skips the test when the shared data is absent.
+// Shared data without transcripts fails the test: it is not what it was.
+func Transcripts(tb testing.TB) []string {
+	tb.Helper()
+	root := Need(tb, "external", "transcripts")
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(paths) == 0 {
+		tb.Fatalf("no transcripts in %s", root)
+	}
+	return paths
+}
