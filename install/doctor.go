@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/internal/text"
 )
 
@@ -66,7 +67,7 @@ func Doctor(o Options) []Problem {
 	}
 
 	// Hooks fail open, so their errors show nowhere but in this log.
-	hookLog := filepath.Join(p.CacheDir(), "hook.log")
+	hookLog := filepath.Join(p.CacheDir(), logfile.HookErrors)
 	if n, last := recentLines(hookLog, time.Now().Add(-hookLogWindow)); n > 0 {
 		errs := "1 error"
 		if n > 1 {

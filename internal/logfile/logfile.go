@@ -13,6 +13,11 @@ import (
 	"github.com/mem-dev/mem/internal/rawfile"
 )
 
+// HookErrors is the log, in the cache directory, of the hooks' own errors:
+// hooks fail open, so it is the only trace of them, and mem doctor reads it.
+// Each line is an RFC 3339 time, a space and the message.
+const HookErrors = "hook.log"
+
 // MaxBytes is the size at which a log moves to <name>.1, replacing the one
 // before: the decision log is written on every prompt and must not grow for
 // ever, and 4 MB is some ten thousand decisions.
