@@ -275,16 +275,26 @@ func Render(results []search.Result, now time.Time) string {
 			e.WriteString(" [" + l + "]")
 		}
 		e.WriteString("\n")
-		if s := strings.TrimSpace(r.Snippet); s != "" {
+		// A snippet's lines (a description and the line that meets the
+		// prompt) share what room the entry has left; the first takes at
+		// most half when there are two.
+		lines := strings.Split(strings.TrimSpace(r.Snippet), "\n")
+		for i, l := range lines {
+			if l = strings.TrimSpace(l); l == "" {
+				continue
+			}
 			room := per - e.Len() - 3
-			e.WriteString("  " + clip(s, room) + "\n")
+			if i == 0 && len(lines) > 1 {
+				room /= 2
+			}
+			e.WriteString("  " + clip(l, room) + "\n")
 		}
 		b.WriteString(e.String())
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// clip shortens s to at most n bytes at a word boundary, with an ellipsis.
+// clip shortens s to at most n bytes at a word boundary, ellipsis included.
 func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if n < 20 {
@@ -293,6 +303,7 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	n -= len("…")
 	cut := strings.LastIndexByte(s[:n], ' ')
 	if cut < n/2 {
 		return text.Clip(s, n) // no word break in reach: cut at a rune boundary

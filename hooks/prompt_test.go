@@ -295,3 +295,23 @@ func TestPromptWithoutStore(t *testing.T) {
 		t.Errorf(".git/mem exists (%v): the hook wrote into a repository without a store", err)
 	}
 }
+
+// TestRenderBudget: three memories with long descriptions and long matching
+// lines stay within the budget, and each still shows both of its lines.
+func TestRenderBudget(t *testing.T) {
+	long := strings.Repeat("word ", 200)
+	var results []search.Result
+	for _, slug := range []string{"a", "b", "c"} {
+		results = append(results, search.Result{Slug: slug, Path: ".claude/agent-memory/" + slug + ".md",
+			Name: "Memory " + slug, Class: "fact", Snippet: "summary " + long + "\nline " + long})
+	}
+	out := Render(results, promptNow)
+	if len(out) > contextBudget {
+		t.Errorf("rendered %d characters, budget %d:\n%s", len(out), contextBudget, out)
+	}
+	for _, want := range []string{"\n  summary word", "\n  line word"} {
+		if n := strings.Count(out, want); n != 3 {
+			t.Errorf("%q appears %d times, want 3:\n%s", want, n, out)
+		}
+	}
+}

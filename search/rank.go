@@ -3,7 +3,6 @@ package search
 import (
 	"math"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -23,7 +22,7 @@ type Result struct {
 	Line              int
 	Score             float64  // normalised: comparable across queries, see DefaultThreshold
 	Labels            []string // "superseded by X", "unverified: <reason>"
-	Snippet           string   // the description, else the first line of the body
+	Snippet           string   // one or two lines of text: see snippet
 }
 
 // DefaultThreshold is the score the best result must reach for a search to
@@ -219,6 +218,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		return nil
 	}
 	var out []Result
+	hl := newHighlighter(stats)
 	for _, s := range top {
 		if len(out) >= limit {
 			break
@@ -233,7 +233,9 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		if !ok {
 			continue
 		}
-		out = append(out, result(d, s.score))
+		r := result(d, s.score)
+		r.Snippet = hl.snippet(d)
+		out = append(out, r)
 	}
 	return out
 }
@@ -450,15 +452,6 @@ func result(d Doc, score float64) Result {
 	}
 	for _, u := range d.Unverified {
 		r.Labels = append(r.Labels, "unverified: "+u)
-	}
-	r.Snippet = strings.TrimSpace(d.Description)
-	if r.Snippet == "" {
-		for line := range strings.Lines(d.Body) {
-			if line = strings.TrimSpace(line); line != "" {
-				r.Snippet = line
-				break
-			}
-		}
 	}
 	return r
 }

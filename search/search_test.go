@@ -337,6 +337,45 @@ func TestLabels(t *testing.T) {
 	}
 }
 
+// TestSnippet: a reader is shown the description, and the body line that
+// says why the memory was found when the name and description do not.
+func TestSnippet(t *testing.T) {
+	notes := "- Theme lives in the data-theme attribute on <html>.\n" +
+		"- storageAdapter: SSR-safe localStorage wrapper at src/infra/storageAdapter.ts.\n" +
+		"- Framer Motion animates the course pages."
+	tests := []struct {
+		name   string
+		doc    Doc
+		prompt string
+		want   string
+	}{
+		{"a section's matching line", doc("notes", "Conventions", "", "fact", notes),
+			"where is the localStorage wrapper", "- storageAdapter: SSR-safe localStorage wrapper at src/infra/storageAdapter.ts."},
+		{"found by name: the first line", doc("notes", "Conventions", "", "fact", notes),
+			"what are our conventions", "- Theme lives in the data-theme attribute on <html>."},
+		{"the description says it all", doc("vat", "VAT rounding", "VAT is rounded per order line", "gotcha",
+			"Rounding the order total is off by a cent.\nSee shop/checkout/tax.py."),
+			"how is vat rounded on an order", "VAT is rounded per order line"},
+		{"the body explains the rest", doc("vat", "VAT rounding", "VAT is rounded per order line", "gotcha",
+			"See shop/checkout/tax.py.\nRounding the order total is off by a cent."),
+			"why is vat off by a cent", "VAT is rounded per order line\nRounding the order total is off by a cent."},
+		{"a line repeating the description is not shown twice", doc("vat", "VAT rounding", "VAT is rounded per order line", "gotcha",
+			"VAT is rounded per order line"),
+			"vat rounded per line", "VAT is rounded per order line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := Build([]Doc{tt.doc}).Search(ParseQuery(tt.prompt, ""), Options{Now: fixtureNow, All: true})
+			if len(res) == 0 {
+				t.Fatalf("%q found nothing", tt.prompt)
+			}
+			if res[0].Snippet != tt.want {
+				t.Errorf("snippet = %q, want %q", res[0].Snippet, tt.want)
+			}
+		})
+	}
+}
+
 func TestCacheRoundTrip(t *testing.T) {
 	docs := fixtureDocs(t)
 	ix := Build(docs)

@@ -41,7 +41,7 @@ func (c searchCmd) Run(e *env) error {
 			fmt.Fprintf(e.stdout, "      [%s]\n", l)
 		}
 		if res.Snippet != "" {
-			fmt.Fprintf(e.stdout, "      %s\n", res.Snippet)
+			fmt.Fprintf(e.stdout, "      %s\n", strings.ReplaceAll(res.Snippet, "\n", "\n      "))
 		}
 	}
 	return nil
