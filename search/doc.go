@@ -281,6 +281,34 @@
 // unseen stores and prompts of other projects unchanged. It came from
 // reading that prompt's miss; the rule is what any pasted statement needs.
 //
+// Joined words. A prompt may write apart what a memory writes as one word
+// ("do we fall back to groq?" and "AI provider fallback"; "set up", "file
+// name"). Each pair of adjacent prose words, the first not a stopword and
+// no clause ending between them, is also looked up joined; when the store
+// has the joined word it counts as a synonym does (it adds to the memories
+// that have it and raises no bar), at the weight of a written word. The
+// first 24 pairs of a prompt are tried. TestTuneAll, weight 0 (none) →
+// 0.35–1:
+//
+//	                     dev h2 prec score  unseen h2 prec score  foreign dev
+//	none                     0.72 0.54  +56         0.80 0.67  +11      0.88
+//	0.35, 0.5 or 0.7         0.72 0.53  +56         0.90 0.69  +13      0.86
+//	1 (kept)                 0.72 0.53  +56         0.90 0.75  +13      0.86
+//
+// The one prompt of another project that now finds something asks to "add
+// a Github Action to run tests" and finds the dev store's memory of its
+// GitHub Actions workflows. Pairs whose first word is a stopword ("to do",
+// "in it", "in line") joined into words the prompts of other projects
+// met by chance (todo, init, inline), so they are not tried.
+//
+// Snippets. A memory found is shown with its description and the line of
+// its body that meets the most of the query's terms that its name and
+// description do not; without a description, the line that meets the most.
+// A section of a long MEMORY.md (subagents keep everything there) is many
+// facts, and its first line is seldom the one asked about. Reading a line
+// costs a stemming per word, so only words that start as a wanted term does
+// are stemmed: BenchmarkOpenAndSearch500 (three snippets) 70 → 93 µs.
+//
 // # Cache format
 //
 // A cache file is little-endian, written atomically (internal/atomicfile:

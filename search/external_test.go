@@ -74,7 +74,9 @@ func TestExternalStore(t *testing.T) {
 // TestForeignPromptsSilent: prompts typed on other projects (real Claude
 // Code sessions) meet the Larkspur store, which knows nothing of them, with
 // silence. Long prompts and briefs make up many of them; the floor is what
-// the method measured when it was last changed.
+// the method measured when it was last changed (49 of 57: since words
+// written apart meet a joined word, "add a Github Action to run tests"
+// finds Larkspur's memory of its GitHub Actions workflows).
 func TestForeignPromptsSilent(t *testing.T) {
 	ix, _ := devIndex(t)
 	foreign := foreignPrompts(t)
@@ -83,8 +85,8 @@ func TestForeignPromptsSilent(t *testing.T) {
 	}
 	m := measure(ix, foreign, &defaults)
 	t.Logf("silence on %d prompts of other projects: %.2f", len(foreign), m.silence)
-	if m.silence < 0.86 {
-		t.Errorf("silence on prompts of other projects = %.2f, want >= 0.86", m.silence)
+	if m.silence < 0.85 {
+		t.Errorf("silence on prompts of other projects = %.2f, want >= 0.85", m.silence)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 // Query is a search built from a user prompt: weighted terms.
 type Query struct {
 	terms []qterm
+	joins []string // adjacent prose words written as one ("fall back" → "fallback"): used when the store has them
 }
 
 type qterm struct {
@@ -17,13 +18,13 @@ type qterm struct {
 	weight    float64
 	prompt    bool // from the prompt itself (not only the previous turn)
 	entity    bool
-	expansion bool // added by the thesaurus, not typed
+	expansion bool // added by the thesaurus or a join, not typed
 	group     int  // >0: a term and its expansions, which substitute for each other rather than add up
 }
 
 // written reports whether t is a word of the prompt's prose, which its
 // writer typed, rather than of a paste or of the previous turn.
-func (t qterm) written() bool { return t.prompt && t.weight >= weightProse }
+func (t qterm) written() bool { return t.prompt && !t.expansion && t.weight >= weightProse }
 
 // Weights of the parts of a prompt.
 const (
@@ -58,6 +59,14 @@ func parsePrompt(prompt string) Query {
 		tokenize(text, func(t token) {
 			q.add(acc, qterm{term: t.term, weight: w, prompt: true, entity: t.entity})
 		})
+		if !code && len(q.joins) < maxJoins {
+			joins(text, func(term string) bool {
+				if !slices.Contains(q.joins, term) {
+					q.joins = append(q.joins, term)
+				}
+				return len(q.joins) < maxJoins
+			})
+		}
 	})
 	// A pasted SQL statement is about SQL, though it seldom says so.
 	if pastesSQL(prompt) {
@@ -100,6 +109,51 @@ func capPaste(terms []qterm) {
 			terms[i].weight *= f
 		}
 	}
+}
+
+// maxJoins is how many joined pairs a query looks up: a long brief's later
+// pairs cost a stemming and a lookup each and seldom find anything.
+const maxJoins = 24
+
+// joins calls fn with the term of each pair of adjacent words of prose
+// written as one word ("fall back" → "fallback", "file name" →
+// "filename"), until fn returns false: a store may spell joined what a
+// prompt spells apart. A pair whose first word is a stopword is left alone
+// ("to do", "in it").
+func joins(text string, fn func(term string) bool) {
+	prev := ""
+	for chunk := range strings.FieldsSeq(text) {
+		word := strings.TrimRightFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })
+		clauseEnds := len(word) < len(chunk)
+		word = strings.TrimLeftFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+		if !isPlainWord(word) {
+			prev = ""
+			continue
+		}
+		word = strings.ToLower(word)
+		if prev != "" && len(prev)+len(word) <= 24 {
+			if term := wordTerm(prev + word); term != "" && !fn(term) {
+				return
+			}
+		}
+		prev = word
+		if clauseEnds || isStopword(word) {
+			prev = ""
+		}
+	}
+}
+
+// isPlainWord reports whether w is two or more letters and nothing else.
+func isPlainWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // add puts t in q, whose terms acc indexes; a term already there keeps the
@@ -167,7 +221,7 @@ func (q Query) Refine(previous string) Query {
 	if !q.WantsPrevious() || previous == "" {
 		return q
 	}
-	out := Query{terms: make([]qterm, len(q.terms), len(q.terms)+maxPreviousTerms)}
+	out := Query{terms: make([]qterm, len(q.terms), len(q.terms)+maxPreviousTerms), joins: q.joins}
 	copy(out.terms, q.terms)
 	acc := make(map[string]int, len(out.terms)+maxPreviousTerms)
 	for i, t := range out.terms {

@@ -45,6 +45,7 @@ type params struct {
 	relative3  float64 // results after the second must reach this share of the first's score
 	previous   float64 // query weight of terms from the previous turn
 	expand     float64 // query weight of thesaurus expansions, relative to the term expanded
+	join       float64 // query weight of two prompt words joined into one the store has
 	cover      float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description, aliases and tags cover
 	longAfter  int     // a prompt with more terms than this is long: a paste or a brief, not a question
 	longShare  float64 // share of the mass of a long prompt's terms after its longAfter best that the best possible score counts
@@ -67,6 +68,7 @@ var defaults = params{
 	relative3:  0.9,
 	previous:   0.2,
 	expand:     0.7,
+	join:       1,
 	cover:      0.1,
 	longAfter:  12,
 	longShare:  0.2,
@@ -145,6 +147,14 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 			stats = append(stats, termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))})
 		} else if t.written() && !t.expansion && !t.entity {
 			unseenMass += t.weight
+		}
+	}
+	// Words the prompt spells apart and the store joined count as a
+	// synonym does: a memory that has the joined word gains, and the bar
+	// for the others stays where it was.
+	for _, j := range q.joins {
+		if e := ix.lookup(j); e >= 0 && !slices.ContainsFunc(stats, func(st termStat) bool { return st.term == j }) {
+			stats = append(stats, termStat{qterm: qterm{term: j, weight: p.join, prompt: true, expansion: true}, entry: e, idf: ix.idf(ix.docFreq(e))})
 		}
 	}
 	if len(stats) == 0 {

@@ -114,6 +114,38 @@ func TestSmallStoreCountsUnseenWords(t *testing.T) {
 	})
 }
 
+func TestJoins(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"do we fall back to groq?", []string{"fallback", "backto"}},
+		{"Set up the File Name", []string{"setup", "filenam"}},
+		{"we need to do it in line", nil}, // a stopword starts no pair
+		{"set. up; file, name", nil},      // nor does a clause's end
+		{"sign-in page; a_b c3po", nil},   // nor identifiers
+		{"vélo électrique", []string{"véloélectrique"}},
+	} {
+		var got []string
+		joins(c.text, func(term string) bool { got = append(got, term); return true })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("joins(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// Words a prompt writes apart meet the word a memory writes joined.
+func TestJoinedWordsMeet(t *testing.T) {
+	ix := Build([]Doc{
+		doc("provider-fallback", "AI provider fallback", "Gemini first; Groq after a 10s timeout", "fact", "Fallback events are logged."),
+		doc("streaming", "SSE streaming", "Tokens are streamed to the client as server-sent events", "fact", "Gemini and Groq both stream."),
+		doc("rate-limits", "Rate limits", "Each user gets 30 AI requests a minute", "rule", "The limit is a Convex mutation."),
+	})
+	wantFirst(t, ix, []firstCase{
+		{"what happens when gemini doesn't answer, do we fall back to something?", "provider-fallback"},
+	})
+}
+
 // A pasted log is about the prompt's topic only through the prose around
 // it: its request ids, times, status codes and durations must not carry the
 // query to the memories that happen to mention requests, statuses or dates.
