@@ -1,0 +1,69 @@
+package mem_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/eval"
+	"github.com/mem-dev/mem/internal/gittest"
+	"github.com/mem-dev/mem/internal/shared"
+)
+
+func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n") }
+
+// TestUnseenStores runs our own prompts (eval/testdata) against real memory
+// stores written by others, which the method was not tuned on, through the
+// product's whole path: the store copied into a git repository, indexed as
+// `mem index` does (subdirectories, MEMORY.md sections) and searched as the
+// hook does. The floors are what the method measured when it last changed.
+func TestUnseenStores(t *testing.T) {
+	for _, c := range []struct {
+		battery, repo, store string
+		hit2, silence        float64
+	}{
+		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", 0.90, 1},
+		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", 0.80, 0.75},
+		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", 0.75, 1},
+	} {
+		t.Run(c.battery, func(t *testing.T) {
+			src := shared.Need(t, "external", "memory-files", c.repo, c.store)
+			dir := t.TempDir()
+			if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
+			}
+			store := filepath.Join(dir, c.store)
+			if err := os.CopyFS(store, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			r, err := mem.Open(dir, store)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix, err := r.Index(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			f, err := os.Open(filepath.Join("eval", "testdata", c.battery))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cases, err := eval.ReadBattery(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := eval.Run(ix, cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
+			t.Logf("%d prompts: hit@1 %.2f hit@2 %.2f silence %.2f precision %.2f score %+d",
+				rep.Cases, rep.HitAt1, rep.HitAt2, rep.Silence, rep.Precision, rep.Score)
+			if rep.HitAt2 < c.hit2 || rep.Silence < c.silence {
+				t.Errorf("hit@2 %.2f, silence %.2f; floors %.2f, %.2f", rep.HitAt2, rep.Silence, c.hit2, c.silence)
+			}
+		})
+	}
+}
