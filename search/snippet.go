@@ -178,6 +178,11 @@ func (h *highlighter) snippet(d Doc) string {
 	body := d.Body
 	if len(body) > maxSnippetScan {
 		body = body[:maxSnippetScan]
+		if i := strings.LastIndexByte(body, '\n'); i > 0 {
+			body = body[:i] // whole lines only: a cut line may end mid-character
+		} else {
+			body = strings.ToValidUTF8(body, "")
+		}
 	}
 	var first, best string
 	bestMass := 0.0
