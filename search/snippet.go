@@ -12,9 +12,9 @@ const maxSnippetScan = 16 << 10
 
 // A highlighter finds, in a memory found, the line that says why.
 type highlighter struct {
-	want map[string]float64   // term → weight × idf
-	set  [1 << 16 / 64]uint64 // startKey of every term wanted
-	buf  []byte               // the tokenizer's
+	want map[string]float64     // term → weight × idf
+	set  [startKeys / 64]uint64 // startKey of every term wanted
+	buf  []byte                 // the tokenizer's
 }
 
 // newHighlighter prepares to look for the query's terms. Stemming is most of
@@ -79,6 +79,10 @@ func lowerASCII(c byte) byte {
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
+// startKeys is the size of the highlighter's bitmap: a query's terms set a
+// few hundred bits at most, and the hook pays for every page it touches.
+const startKeys = 1 << 12
+
 // startKey hashes the first three bytes of a lowercase word (all of a
 // shorter one) into the highlighter's bitmap.
 func startKey(w string) uint16 {
@@ -86,7 +90,7 @@ func startKey(w string) uint16 {
 	for i := range min(len(w), 3) {
 		k = k*131 + uint32(w[i])
 	}
-	return uint16(k ^ k>>16)
+	return uint16((k ^ k>>12) % startKeys)
 }
 
 // meet calls fn for each term of text that the query wants, with its
