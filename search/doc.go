@@ -302,8 +302,9 @@
 // met by chance (todo, init, inline), so they are not tried.
 //
 // Snippets. A memory found is shown with its description and the line of
-// its body that meets the most of the query's terms that its name and
-// description do not; without a description, the line that meets the most.
+// its body (a long line's sentence) that meets the most of the query's
+// terms that its name and description do not; without a description, the
+// line that meets the most.
 // A section of a long MEMORY.md (subagents keep everything there) is many
 // facts, and its first line is seldom the one asked about. Reading a line
 // costs a stemming per word, so only words that start as a wanted term does

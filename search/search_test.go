@@ -391,6 +391,10 @@ func TestSnippet(t *testing.T) {
 		{"the body explains the rest", doc("vat", "VAT rounding", "VAT is rounded per order line", "gotcha",
 			"See shop/checkout/tax.py.\nRounding the order total is off by a cent."),
 			"why is vat off by a cent", "VAT is rounded per order line\nRounding the order total is off by a cent."},
+		{"a paragraph's sentence", doc("connect", "Studios are Connect accounts", "Each studio is a Connect Express account", "fact",
+			"Member payments are destination charges with the studio as the destination and on its behalf, so the card statement and the emails show the studio's name; "+
+				"our application fee is 1.5% of each charge. Stripe's processing fee is borne by the studio. Payout schedules belong to the studio."),
+			"who pays the stripe processing fee", "Each studio is a Connect Express account\nStripe's processing fee is borne by the studio."},
 		{"a line repeating the description is not shown twice", doc("vat", "VAT rounding", "VAT is rounded per order line", "gotcha",
 			"VAT is rounded per order line"),
 			"vat rounded per line", "VAT is rounded per order line"},

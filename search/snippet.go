@@ -1,6 +1,7 @@
 package search
 
 import (
+	"iter"
 	"slices"
 	"strings"
 )
@@ -158,8 +159,36 @@ func (h *highlighter) starts(w [3]byte, n int) bool {
 	return h.set[k/64]&(1<<(k%64)) != 0
 }
 
+// maxUnit is the longest line a snippet shows whole; a longer one, a
+// paragraph, is read a sentence at a time, since the hook shows a line's
+// first couple of hundred characters only.
+const maxUnit = 200
+
+// units yields line, or when it is longer than maxUnit its sentences (cut
+// after ". ", "! ", "? " and "; ").
+func units(line string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if len(line) <= maxUnit {
+			yield(line)
+			return
+		}
+		start := 0
+		for i := 0; i+1 < len(line); i++ {
+			if c := line[i]; (c == '.' || c == '!' || c == '?' || c == ';') && line[i+1] == ' ' {
+				if s := strings.TrimSpace(line[start : i+1]); s != "" && !yield(s) {
+					return
+				}
+				start = i + 1
+			}
+		}
+		if s := strings.TrimSpace(line[start:]); s != "" {
+			yield(s)
+		}
+	}
+}
+
 // snippet is what a reader is shown of memory d: its description, and the
-// line of its body that meets the most of the query's terms that its name
+// line (or a long line's sentence) of its body that meets the most of the query's terms that its name
 // and description do not (by weight × idf, each term once); without a
 // description, the line that meets the most of the query, else the body's
 // first. A section of a long MEMORY.md or an unsummarised topic file is
@@ -199,16 +228,18 @@ func (h *highlighter) snippet(d Doc) string {
 		if first == "" {
 			first = line
 		}
-		mass := 0.0
-		met = met[:len(shown)]
-		h.meet(line, func(term string, w float64) {
-			if !slices.Contains(met, term) {
-				met = append(met, term)
-				mass += w
+		for unit := range units(line) {
+			mass := 0.0
+			met = met[:len(shown)]
+			h.meet(unit, func(term string, w float64) {
+				if !slices.Contains(met, term) {
+					met = append(met, term)
+					mass += w
+				}
+			})
+			if mass > bestMass {
+				best, bestMass = unit, mass
 			}
-		})
-		if mass > bestMass {
-			best, bestMass = line, mass
 		}
 	}
 	switch {
