@@ -36,7 +36,11 @@ func (c searchCmd) Run(e *env) error {
 		return printJSON(e, mem.Hits(results)) // never nil: [] when nothing fits
 	}
 	for _, res := range results {
-		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, res.Path, res.Class, res.Name)
+		where := res.Path
+		if res.Line > 0 { // a section of a MEMORY.md: where it starts, as the hook says
+			where = fmt.Sprintf("%s:%d", res.Path, res.Line)
+		}
+		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, where, res.Class, res.Name)
 		for _, l := range res.Labels {
 			fmt.Fprintf(e.stdout, "      [%s]\n", l)
 		}
