@@ -122,6 +122,7 @@ func (h *highlighter) mayMeet(chunk string) bool {
 		case c >= 0x80:
 			return true // non-ASCII letters: let the tokenizer judge
 		case c == '\'':
+			prev = c // "Ab'A" is one word: no camelCase split after an apostrophe
 			continue
 		case !isLower(c) && !isUpper(c) && (c < '0' || c > '9'):
 			if h.starts(run, nr) || h.starts(word, nw) {
