@@ -3,9 +3,11 @@ package mem
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mem-dev/mem/fresh"
@@ -154,12 +156,12 @@ func (r *Repo) pruneCaches() {
 	}
 }
 
-// sourceFile is a file the index reads: a store file, or a memory in
-// Claude Code's own auto-memory directory.
+// sourceFile is a file the index reads: a store file, a memory in Claude
+// Code's own auto-memory directory, or a subagent's local memory.
 type sourceFile struct {
 	rel, abs, shown string
 	stamp           fresh.Stamp
-	personal        bool
+	store           string // "project", "personal" or "local": the label its entries carry
 }
 
 // sourceFiles lists the files the index reads, and the stamps of those
@@ -178,7 +180,7 @@ func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
 			dirs[d] = true
 		}
 		abs := r.abs(rel)
-		f := sourceFile{rel: rel, abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File)}
+		f := sourceFile{rel: rel, abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: "project"}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 	}
@@ -186,7 +188,47 @@ func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
 		stamps = append(stamps, fresh.Of(r.abs(d), fresh.Dir))
 	}
 	pfiles, pstamps := r.personal()
-	return append(files, pfiles...), append(stamps, pstamps...), nil
+	lfiles, lstamps := r.local()
+	return slices.Concat(files, pfiles, lfiles), slices.Concat(stamps, pstamps, lstamps), nil
+}
+
+// local lists the memories of subagents whose memory scope is "local":
+// Claude Code keeps them, not checked in, in .claude/agent-memory-local/
+// <agent>/ beside the project's .claude/agent-memory (locate.Place.Local).
+// They are a third store, read only and labelled "local". The directory is
+// stamped even while it does not exist, so the cache notices when a
+// subagent first writes there.
+func (r *Repo) local() ([]sourceFile, []fresh.Stamp) {
+	root := r.Place.Local()
+	stamps := []fresh.Stamp{fresh.Of(root, fresh.Dir)}
+	var files []sourceFile
+	filepath.WalkDir(root, func(abs string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // gone, or unreadable: nothing to index there
+		case abs != root && strings.HasPrefix(e.Name(), "."):
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		case e.IsDir():
+			if abs != root {
+				stamps = append(stamps, fresh.Of(abs, fresh.Dir))
+			}
+			return nil
+		case !e.Type().IsRegular() || path.Ext(e.Name()) != ".md":
+			return nil
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil {
+			return nil
+		}
+		f := sourceFile{rel: filepath.ToSlash(rel), abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: "local"}
+		files = append(files, f)
+		stamps = append(stamps, f.stamp)
+		return nil
+	})
+	return files, stamps
 }
 
 // personal lists Claude Code's own auto-memory directory for this
@@ -213,7 +255,7 @@ func (r *Repo) personal() ([]sourceFile, []fresh.Stamp) {
 			continue
 		}
 		abs := filepath.Join(dir, name)
-		f := sourceFile{rel: name, abs: abs, shown: shownPersonal(abs), stamp: fresh.Of(abs, fresh.File), personal: true}
+		f := sourceFile{rel: name, abs: abs, shown: shownPersonal(abs), stamp: fresh.Of(abs, fresh.File), store: "personal"}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 	}
@@ -227,10 +269,10 @@ func (r *Repo) parse(files []sourceFile) []search.Doc {
 	for _, f := range files {
 		var data []byte
 		var err error
-		if f.personal {
-			data, err = os.ReadFile(f.abs)
-		} else {
+		if f.store == "project" {
 			data, err = r.files.ReadFile(f.rel)
+		} else {
+			data, err = os.ReadFile(f.abs)
 		}
 		if err != nil {
 			r.logf("index %s: %v", f.shown, err)
@@ -262,10 +304,7 @@ func shownPersonal(abs string) string {
 // profile contributes none (every session gets it whole at its start).
 // Entries are labelled with the store the file is in.
 func docsOf(f sourceFile, data []byte) ([]search.Doc, error) {
-	store := "project"
-	if f.personal {
-		store = "personal"
-	}
+	store := f.store
 	if path.Base(f.rel) == MemoryIndexFile {
 		return indexSections(f.rel, f.shown, store, data), nil
 	}

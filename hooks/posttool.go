@@ -20,7 +20,7 @@ type postToolInput struct {
 }
 
 // PostTool is the PostToolUse hook on Edit, Write and MultiEdit: when the
-// agent touched a file in the store, it marks the search cache stale so the
+// agent touched a file in the store (or the personal or local one), it marks the search cache stale so the
 // next prompt checks every file. It prints nothing and never fails.
 func PostTool(in io.Reader) {
 	var hin postToolInput
@@ -42,7 +42,7 @@ func PostTool(in io.Reader) {
 		return
 	}
 	personal, _ := locate.PersonalStore(place.MainWorkTree())
-	if !locate.Within(place.Store, file) && !locate.Within(personal, file) {
+	if !locate.Within(place.Store, file) && !locate.Within(personal, file) && !locate.Within(place.Local(), file) {
 		return
 	}
 	if err := fresh.Mark(place.CacheDir()); err != nil {

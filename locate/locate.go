@@ -182,6 +182,12 @@ func PersonalStore(workTree string) (string, bool) {
 	return dir, err == nil && fi.IsDir()
 }
 
+// Local is where Claude Code keeps the memories of subagents whose memory
+// scope is "local" (not checked in): beside the store, with "-local" added,
+// so .claude/agent-memory-local for the default store. Keyed by the store,
+// it shares the store's cache.
+func (p Place) Local() string { return p.Store + "-local" }
+
 // personalDir is PersonalStore's path, without looking whether it exists;
 // "" when there is no Claude directory to name.
 func personalDir(workTree string) string {

@@ -13,7 +13,7 @@ import (
 type Doc struct {
 	Slug  string
 	Path  string // relative to the repository root, e.g. ".claude/agent-memory/vat-rounding.md"
-	Store string // "project" or "personal"
+	Store string // "project", "personal" or "local"
 
 	Name, Description, Class string
 	Importance               int // 1-10; 0 = unset (treated as 5)
