@@ -254,7 +254,7 @@ func Render(results []search.Result, now time.Time) string {
 	}
 	var b strings.Builder
 	b.Grow(contextBudget + 256)
-	b.WriteString("Memories that may bear on this prompt (from mem; `mem show <slug>` prints one whole):\n")
+	b.WriteString("Memories that may bear on this prompt (from mem; read the file for the whole memory):\n")
 	per := (contextBudget - b.Len()) / len(results)
 	for _, r := range results {
 		var e strings.Builder
