@@ -200,6 +200,9 @@ func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
 // subagent first writes there.
 func (r *Repo) local() ([]sourceFile, []fresh.Stamp) {
 	root := r.Place.Local()
+	if root == "" {
+		return nil, nil
+	}
 	stamps := []fresh.Stamp{fresh.Of(root, fresh.Dir)}
 	var files []sourceFile
 	filepath.WalkDir(root, func(abs string, e fs.DirEntry, err error) error {

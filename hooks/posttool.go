@@ -20,8 +20,9 @@ type postToolInput struct {
 }
 
 // PostTool is the PostToolUse hook on Edit, Write and MultiEdit: when the
-// agent touched a file in the store (or the personal or local one), it marks the search cache stale so the
-// next prompt checks every file. It prints nothing and never fails.
+// agent touched a file in the store, the personal store or the local one,
+// it marks the search cache stale so the next prompt checks every file. It
+// prints nothing and never fails.
 func PostTool(in io.Reader) {
 	var hin postToolInput
 	if err := json.NewDecoder(io.LimitReader(in, 64<<20)).Decode(&hin); err != nil {

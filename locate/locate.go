@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -183,10 +184,15 @@ func PersonalStore(workTree string) (string, bool) {
 }
 
 // Local is where Claude Code keeps the memories of subagents whose memory
-// scope is "local" (not checked in): beside the store, with "-local" added,
-// so .claude/agent-memory-local for the default store. Keyed by the store,
-// it shares the store's cache.
-func (p Place) Local() string { return p.Store + "-local" }
+// scope is "local" (not checked in): .claude/agent-memory-local, beside a
+// store in the default place (.claude/agent-memory); "" for a store
+// elsewhere. Derived from the store, it shares the store's cache.
+func (p Place) Local() string {
+	if filepath.Base(p.Store) != path.Base(DefaultStore) {
+		return ""
+	}
+	return p.Store + "-local"
+}
 
 // personalDir is PersonalStore's path, without looking whether it exists;
 // "" when there is no Claude directory to name.

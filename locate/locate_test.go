@@ -94,3 +94,15 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestLocal(t *testing.T) {
+	for _, c := range []struct{ store, want string }{
+		{"/repo/.claude/agent-memory", "/repo/.claude/agent-memory-local"},
+		{"/repo/notes", ""}, // a store elsewhere has no local neighbour
+		{"/repo", ""},
+	} {
+		if got := (Place{Store: c.store}).Local(); got != c.want {
+			t.Errorf("Local of %q = %q, want %q", c.store, got, c.want)
+		}
+	}
+}
