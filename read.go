@@ -28,13 +28,56 @@ type Entry struct {
 	Unverified   []string  `json:"unverified,omitempty"`
 }
 
-// Show returns the memory's file as it is written.
+// Show returns the memory's file as it is written, and its path as a
+// person reads it. A slug that a search gave and no memory file of the
+// project store has, a MEMORY.md section ("reviewer/MEMORY.md#L5") or a
+// memory of the personal or local store, is looked up in the search index:
+// a section is shown as its heading and facts, a memory as its file.
 func (r *Repo) Show(slug string) ([]byte, string, error) {
 	rel, m, err := r.load(slug)
-	if err != nil {
-		return nil, "", err
+	if err == nil {
+		return m.Bytes(), r.Place.Rel(r.abs(rel)), nil
 	}
-	return m.Bytes(), r.Place.Rel(r.abs(rel)), nil
+	if data, shown, ok := r.showIndexed(slug); ok {
+		return data, shown, nil
+	}
+	return nil, "", err
+}
+
+// showIndexed finds slug among the search index's entries that load cannot
+// read: MEMORY.md sections, and the personal and local stores' memories.
+func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
+	ix, err := r.Index(context.Background())
+	if err != nil {
+		return nil, "", false
+	}
+	defer ix.Close()
+	for _, d := range ix.Docs() {
+		switch {
+		case d.Slug != slug:
+			continue
+		case d.Line > 0:
+			return []byte("## " + d.Name + "\n\n" + d.Body + "\n"), fmt.Sprintf("%s:%d", d.Path, d.Line), true
+		case d.Store == "project":
+			continue // a project memory is load's to read
+		}
+		abs := filepath.FromSlash(d.Path)
+		if rest, ok := strings.CutPrefix(d.Path, "~/"); ok {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return nil, "", false
+			}
+			abs = filepath.Join(home, filepath.FromSlash(rest))
+		} else if !filepath.IsAbs(abs) {
+			abs = filepath.Join(r.Place.WorkTree, abs)
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, "", false
+		}
+		return data, d.Path, true
+	}
+	return nil, "", false
 }
 
 // List returns every memory that is not forgotten, sorted by slug. A file

@@ -7,7 +7,7 @@ import (
 )
 
 type showCmd struct {
-	Slug string `arg:"" help:"The memory's slug."`
+	Slug string `arg:"" help:"The memory's slug, as mem list or mem search names it (a MEMORY.md section's is like reviewer/MEMORY.md#L5)."`
 }
 
 func (c showCmd) Run(e *env) error {
