@@ -68,7 +68,7 @@ var defaults = params{
 	relative3:  0.9,
 	previous:   0.2,
 	expand:     0.7,
-	join:       1,
+	join:       0.7,
 	cover:      0.1,
 	longAfter:  12,
 	longShare:  0.2,
