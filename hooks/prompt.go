@@ -287,11 +287,33 @@ func Render(results []search.Result, now time.Time) string {
 			if i == 0 && len(lines) > 1 {
 				room /= 2
 			}
-			e.WriteString("  " + clip(l, room) + "\n")
+			e.WriteString("  " + clip(plain(l), room) + "\n")
 		}
 		b.WriteString(e.String())
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// plain drops the markdown that spends the budget and says nothing to a
+// reader of one line: a list marker and bold markers (a MEMORY.md
+// section's lines are "- **storageAdapter**: …"). Code spans stay as they
+// are: they name things.
+func plain(line string) string {
+	for _, m := range [...]string{"- ", "* ", "+ "} {
+		if rest, ok := strings.CutPrefix(line, m); ok {
+			line = rest
+			break
+		}
+	}
+	if !strings.Contains(line, "**") {
+		return line
+	}
+	// Outside code spans only: `**kwargs` is code.
+	parts := strings.Split(line, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = strings.ReplaceAll(parts[i], "**", "")
+	}
+	return strings.Join(parts, "`")
 }
 
 // clip shortens s to at most n bytes at a word boundary, ellipsis included.

@@ -315,3 +315,18 @@ func TestRenderBudget(t *testing.T) {
 		}
 	}
 }
+
+func TestPlain(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"- **storageAdapter**: SSR-safe wrapper at `src/infra/storageAdapter.ts`.", "storageAdapter: SSR-safe wrapper at `src/infra/storageAdapter.ts`."},
+		{"* **Bug**: `ChatScroll.tsx:50` kills the observer", "Bug: `ChatScroll.tsx:50` kills the observer"},
+		{"- pass `**kwargs` and `__init__` **as is**", "pass `**kwargs` and `__init__` as is"},
+		{"1. Spec referenced `tilePanel()`", "1. Spec referenced `tilePanel()`"},
+		{"VAT is rounded per order line - never on the total", "VAT is rounded per order line - never on the total"},
+		{"-5% is a discount", "-5% is a discount"},
+	} {
+		if got := plain(c.in); got != c.want {
+			t.Errorf("plain(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
