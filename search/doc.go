@@ -297,7 +297,9 @@
 //	1               0.50 0.72 0.53  +56         0.90 0.75  +13      0.86
 //
 // At 1, "set up a branch" put the memory about local dev setup above the
-// one about branch names.
+// one about branch names. The other direction, a prompt word the store
+// never uses split into two words it does ("fallback" → fall + back, at
+// 0.35 or 0.7), gained nothing and cost bga-assistant a point.
 //
 // The one prompt of another project that now finds something asks to "add
 // a Github Action to run tests" and finds the dev store's memory of its
