@@ -13,32 +13,34 @@ const maxSnippetScan = 16 << 10
 
 // A highlighter finds, in a memory found, the line that says why.
 type highlighter struct {
-	want map[string]float64     // term → weight × idf
-	set  [startKeys / 64]uint64 // startKey of every term wanted
-	buf  []byte                 // the tokenizer's
+	want   map[string]float64     // term → weight × idf
+	set    [startKeys / 64]uint64 // startKey of every term wanted
+	buf    []byte                 // the tokenizer's
+	skipFn func([]byte) bool      // h.skip, bound once
 }
 
 // newHighlighter prepares to look for the query's terms. Stemming is most of
-// the cost of reading a line, so a word is stemmed only when it starts as
-// some term does (a stem keeps its word's first three letters, but for a
-// few irregular words, "dying", and number words, "ten", which go unseen
-// here).
+// the cost of reading a line, so the tokenizer stems a word only when it
+// starts as some term does (a stem keeps its word's first three letters,
+// but for a few irregular words, "dying", and number words, "ten", which
+// go unseen here). Entities are not stemmed and are always seen.
 func newHighlighter(stats []termStat) *highlighter {
 	h := &highlighter{want: make(map[string]float64, len(stats))}
+	h.skipFn = h.skip
 	for _, st := range stats {
-		h.want[st.term] = max(h.want[st.term], st.weight*st.idf)
+		t := st.term
+		h.want[t] = max(h.want[t], st.weight*st.idf)
+		h.add(t)
 		// A stem shorter than three letters may come from a longer word
 		// ("ads" → "ad", "60s" → "60"), and a final y becomes i ("dry" →
 		// "dri").
-		first := firstWord(st.term)
-		h.add(first)
 		switch {
-		case len(first) < 3:
+		case len(t) < 3:
 			for _, c := range "abcdefghijklmnopqrstuvwxyz0123456789" {
-				h.add(first + string(c))
+				h.add(t + string(c))
 			}
-		case first[2] == 'i':
-			h.add(first[:2] + "y")
+		case t[2] == 'i':
+			h.add(t[:2] + "y")
 		}
 	}
 	return h
@@ -49,36 +51,22 @@ func (h *highlighter) add(start string) {
 	h.set[k/64] |= 1 << (k % 64)
 }
 
-// firstWord is the first run of letters and digits in term, apostrophes
-// dropped, which is where mayMeet sees a word of its start: an entity's
-// first word ("e.g" → "e").
-func firstWord(term string) string {
-	var w []byte
-	for i := 0; i < len(term); i++ {
-		c := term[i]
-		switch {
-		case isLower(c) || '0' <= c && c <= '9' || c >= 0x80:
-			w = append(w, c)
-		case c == '\'':
-		case len(w) > 0:
-			return string(w)
+// skip reports whether no wanted term starts as word (lowercase) does. An
+// apostrophe does not count: the tokenizer drops it ("o'neill").
+func (h *highlighter) skip(word []byte) bool {
+	var start [3]byte
+	n := 0
+	for _, c := range word {
+		if c != '\'' {
+			start[n] = c
+			if n++; n == len(start) {
+				break
+			}
 		}
 	}
-	if len(w) == 0 {
-		return term
-	}
-	return string(w)
+	k := startKey(string(start[:n]))
+	return h.set[k/64]&(1<<(k%64)) == 0
 }
-
-func lowerASCII(c byte) byte {
-	if isUpper(c) {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
-func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 // startKeys is the size of the highlighter's bitmap: a query's terms set a
 // few hundred bits at most, and the hook pays for every page it touches.
@@ -98,66 +86,12 @@ func startKey(w string) uint16 {
 // weight × idf.
 func (h *highlighter) meet(text string, fn func(term string, w float64)) {
 	for chunk := range strings.FieldsSeq(text) {
-		if h.mayMeet(chunk) {
-			h.buf = tokenizeChunk(chunk, h.buf, nil, func(t token) {
-				if w, ok := h.want[t.term]; ok {
-					fn(t.term, w)
-				}
-			})
-		}
-	}
-}
-
-// mayMeet reports whether chunk may hold a term wanted: whether one of its
-// words starts as a term does. Its words are as the tokenizer splits them:
-// runs of letters and digits, apostrophes dropped ("o'neill"), which also
-// start entities and file names, and their camelCase parts ("HTTPServer").
-func (h *highlighter) mayMeet(chunk string) bool {
-	var run, word [3]byte
-	nr, nw := 0, 0 // bytes of the run and the word so far, past 3 too
-	var prev byte
-	for i := 0; i < len(chunk); i++ {
-		c := chunk[i]
-		switch {
-		case c >= 0x80:
-			return true // non-ASCII letters: let the tokenizer judge
-		case c == '\'':
-			prev = c // "Ab'A" is one word: no camelCase split after an apostrophe
-			continue
-		case !isLower(c) && !isUpper(c) && (c < '0' || c > '9'):
-			if h.starts(run, nr) || h.starts(word, nw) {
-				return true
+		h.buf = tokenizeChunk(chunk, h.buf, nil, h.skipFn, func(t token) {
+			if w, ok := h.want[t.term]; ok {
+				fn(t.term, w)
 			}
-			nr, nw = 0, 0
-			continue
-		case isUpper(c) && nw > 0 && (isLower(prev) || isUpper(prev) && i+1 < len(chunk) && isLower(chunk[i+1])):
-			if h.starts(word, nw) {
-				return true
-			}
-			nw = 0
-		}
-		prev = c
-		c = lowerASCII(c)
-		if nr < 3 {
-			run[nr] = c
-		}
-		if nw < 3 {
-			word[nw] = c
-		}
-		nr++
-		nw++
+		})
 	}
-	return h.starts(run, nr) || h.starts(word, nw)
-}
-
-// starts reports whether some term wanted starts as the word of n bytes
-// whose first three are w.
-func (h *highlighter) starts(w [3]byte, n int) bool {
-	if n == 0 {
-		return false
-	}
-	k := startKey(string(w[:min(n, 3)]))
-	return h.set[k/64]&(1<<(k%64)) != 0
 }
 
 // maxUnit is the longest line a snippet shows whole; a longer one, a

@@ -47,13 +47,16 @@ func tokenizeCached(text string, cache map[string]string, stop func() bool, emit
 			}
 			end += n
 		}
-		buf = tokenizeChunk(text[:end], buf, cache, emit)
+		buf = tokenizeChunk(text[:end], buf, cache, nil, emit)
 		text = text[end:]
 	}
 }
 
 // trimPunct trims punctuation that surrounds a chunk but is not part of it.
 func trimPunct(s string) string {
+	if len(s) > 0 && isASCIIAlnum(s[0]) && isASCIIAlnum(s[len(s)-1]) {
+		return s // most chunks: nothing to trim
+	}
 	isEdge := func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '~' && r != '$'
 	}
@@ -61,6 +64,10 @@ func trimPunct(s string) string {
 	s = strings.TrimRightFunc(s, isEdge)
 	s = strings.TrimLeft(s, "./")
 	return s
+}
+
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 func isSep(r rune) bool {
@@ -71,7 +78,11 @@ func isSep(r rune) bool {
 	return false
 }
 
-func tokenizeChunk(chunk string, buf []byte, cache map[string]string, emit func(token)) []byte {
+// tokenizeChunk calls emit for the terms of one chunk of text (no
+// whitespace in it). When skip is not nil it sees each word lowercased,
+// before the costly part (stopwords, stemming), and may drop it: a reader
+// that wants a few terms spares stemming the words that cannot be one.
+func tokenizeChunk(chunk string, buf []byte, cache map[string]string, skip func(word []byte) bool, emit func(token)) []byte {
 	c := trimPunct(chunk)
 	if c == "" {
 		return buf
@@ -93,7 +104,7 @@ func tokenizeChunk(chunk string, buf []byte, cache map[string]string, emit func(
 	var prev rune
 	flush := func(end int) {
 		if start >= 0 {
-			buf = emitWord(c[start:end], buf, cache, emit)
+			buf = emitWord(c[start:end], buf, cache, skip, emit)
 		}
 		start = -1
 	}
@@ -156,7 +167,7 @@ func isIdentifier(c string) bool {
 }
 
 // emitWord lowercases, filters and stems one word.
-func emitWord(w string, buf []byte, cache map[string]string, emit func(token)) []byte {
+func emitWord(w string, buf []byte, cache map[string]string, skip func([]byte) bool, emit func(token)) []byte {
 	buf = buf[:0]
 	for _, r := range w {
 		if r == '’' {
@@ -170,6 +181,9 @@ func emitWord(w string, buf []byte, cache map[string]string, emit func(token)) [
 		} else {
 			buf = utf8.AppendRune(buf, unicode.ToLower(r))
 		}
+	}
+	if skip != nil && skip(buf) {
+		return buf
 	}
 	if cache != nil {
 		if term, ok := cache[string(buf)]; ok {
