@@ -161,7 +161,7 @@ func (r *Repo) pruneCaches() {
 type sourceFile struct {
 	rel, abs, shown string
 	stamp           fresh.Stamp
-	store           string // "project", "personal" or "local": the label its entries carry
+	store           string // search.StoreProject, StorePersonal or StoreLocal: the label its entries carry
 }
 
 // sourceFiles lists the files the index reads, and the stamps of those
@@ -180,7 +180,7 @@ func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
 			dirs[d] = true
 		}
 		abs := r.abs(rel)
-		f := sourceFile{rel: rel, abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: "project"}
+		f := sourceFile{rel: rel, abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: search.StoreProject}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 	}
@@ -226,7 +226,7 @@ func (r *Repo) local() ([]sourceFile, []fresh.Stamp) {
 		if err != nil {
 			return nil
 		}
-		f := sourceFile{rel: filepath.ToSlash(rel), abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: "local"}
+		f := sourceFile{rel: filepath.ToSlash(rel), abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: search.StoreLocal}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 		return nil
@@ -258,7 +258,7 @@ func (r *Repo) personal() ([]sourceFile, []fresh.Stamp) {
 			continue
 		}
 		abs := filepath.Join(dir, name)
-		f := sourceFile{rel: name, abs: abs, shown: shownPersonal(abs), stamp: fresh.Of(abs, fresh.File), store: "personal"}
+		f := sourceFile{rel: name, abs: abs, shown: shownPersonal(abs), stamp: fresh.Of(abs, fresh.File), store: search.StorePersonal}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 	}
@@ -272,7 +272,7 @@ func (r *Repo) parse(files []sourceFile) []search.Doc {
 	for _, f := range files {
 		var data []byte
 		var err error
-		if f.store == "project" {
+		if f.store == search.StoreProject {
 			data, err = r.files.ReadFile(f.rel)
 		} else {
 			data, err = os.ReadFile(f.abs)

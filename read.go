@@ -6,12 +6,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/search"
 )
 
 // Entry is one memory as list shows it.
@@ -45,7 +47,8 @@ func (r *Repo) Show(slug string) ([]byte, string, error) {
 }
 
 // showIndexed finds slug among the search index's entries that load cannot
-// read: MEMORY.md sections, and the personal and local stores' memories.
+// read: MEMORY.md sections, and the personal and local stores' memories,
+// whose files the index's own listings name.
 func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 	ix, err := r.Index(context.Background())
 	if err != nil {
@@ -57,25 +60,18 @@ func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 		case d.Slug != slug:
 			continue
 		case d.Line > 0:
-			return []byte("## " + d.Name + "\n\n" + d.Body + "\n"), fmt.Sprintf("%s:%d", d.Path, d.Line), true
-		case d.Store == "project":
+			return []byte("## " + d.Name + "\n\n" + d.Body + "\n"), search.Where(d.Path, d.Line), true
+		case d.Store == search.StoreProject:
 			continue // a project memory is load's to read
 		}
-		abs := filepath.FromSlash(d.Path)
-		if rest, ok := strings.CutPrefix(d.Path, "~/"); ok {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return nil, "", false
+		personal, _ := r.personal()
+		local, _ := r.local()
+		for _, f := range slices.Concat(personal, local) {
+			if f.shown == d.Path {
+				data, err := os.ReadFile(f.abs)
+				return data, d.Path, err == nil
 			}
-			abs = filepath.Join(home, filepath.FromSlash(rest))
-		} else if !filepath.IsAbs(abs) {
-			abs = filepath.Join(r.Place.WorkTree, abs)
 		}
-		data, err := os.ReadFile(abs)
-		if err != nil {
-			return nil, "", false
-		}
-		return data, d.Path, true
 	}
 	return nil, "", false
 }

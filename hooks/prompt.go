@@ -259,15 +259,11 @@ func Render(results []search.Result, now time.Time) string {
 	for _, r := range results {
 		var e strings.Builder
 		e.Grow(per + 64)
-		where := r.Path
-		if r.Line > 0 {
-			where = fmt.Sprintf("%s:%d", r.Path, r.Line)
-		}
-		fmt.Fprintf(&e, "- %s — %q (%s", where, r.Name, r.Class)
+		fmt.Fprintf(&e, "- %s — %q (%s", search.Where(r.Path, r.Line), r.Name, r.Class)
 		if age := Age(r.Modified, now); age != "" {
 			e.WriteString(", " + age)
 		}
-		if r.Store != "" && r.Store != "project" {
+		if r.Store != "" && r.Store != search.StoreProject {
 			e.WriteString(", " + r.Store + " store")
 		}
 		e.WriteString(")")

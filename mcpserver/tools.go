@@ -230,11 +230,7 @@ func (s *server) query(ctx context.Context, a queryArgs) (queryResult, string, e
 		for _, l := range h.Labels {
 			b.WriteString("   [" + l + "]\n")
 		}
-		loc := h.Path
-		if h.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", h.Path, h.Line)
-		}
-		b.WriteString("   " + loc + "\n")
+		b.WriteString("   " + search.Where(h.Path, h.Line) + "\n")
 		if h.Snippet != "" {
 			b.WriteString("   " + strings.ReplaceAll(strings.TrimSpace(h.Snippet), "\n", "\n   ") + "\n")
 		}

@@ -13,7 +13,7 @@ import (
 type Doc struct {
 	Slug  string
 	Path  string // relative to the repository root, e.g. ".claude/agent-memory/vat-rounding.md"
-	Store string // "project", "personal" or "local"
+	Store string // StoreProject, StorePersonal or StoreLocal
 
 	Name, Description, Class string
 	Importance               int // 1-10; 0 = unset (treated as 5)
@@ -63,6 +63,13 @@ type Index struct {
 	release func() error // unmaps a mapped file
 	corrupt atomic.Bool  // corruption found after Open in a lazily checked part
 }
+
+// The stores a memory may come from, as Doc.Store and results name them.
+const (
+	StoreProject  = "project"  // the repository's store, which mem writes
+	StorePersonal = "personal" // Claude Code's auto memory for the repository, read only
+	StoreLocal    = "local"    // subagents' memory of local scope, not checked in, read only
+)
 
 // Build indexes docs. Forgotten memories are never passed in.
 func Build(docs []Doc) *Index {

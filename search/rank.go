@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -23,6 +24,15 @@ type Result struct {
 	Score             float64  // normalised: comparable across queries, see DefaultThreshold
 	Labels            []string // "superseded by X", "unverified: <reason>"
 	Snippet           string   // one or two lines of text: see snippet
+}
+
+// Where names where a memory found is, as a person reads it: its path, and
+// for a section of a MEMORY.md the line the section starts at.
+func Where(path string, line int) string {
+	if line > 0 {
+		return path + ":" + strconv.Itoa(line)
+	}
+	return path
 }
 
 // DefaultThreshold is the score the best result must reach for a search to

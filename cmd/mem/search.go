@@ -36,11 +36,7 @@ func (c searchCmd) Run(e *env) error {
 		return printJSON(e, mem.Hits(results)) // never nil: [] when nothing fits
 	}
 	for _, res := range results {
-		where := res.Path
-		if res.Line > 0 { // a section of a MEMORY.md: where it starts, as the hook says
-			where = fmt.Sprintf("%s:%d", res.Path, res.Line)
-		}
-		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, where, res.Class, res.Name)
+		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, search.Where(res.Path, res.Line), res.Class, res.Name)
 		for _, l := range res.Labels {
 			fmt.Fprintf(e.stdout, "      [%s]\n", l)
 		}
