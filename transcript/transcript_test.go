@@ -523,3 +523,21 @@ func TestToolResultText(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLastAssistantTextBehindLongLine: the text before a 3 MB tool
+// result, which spans every window but the last; each byte is read once.
+func BenchmarkLastAssistantTextBehindLongLine(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "t.jsonl")
+	content := `{"type":"assistant","message":{"content":[{"type":"text","text":"before"}]}}` + "\n" +
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"` + strings.Repeat("z", 3<<20) + `"}]}}` + "\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if text, err := LastAssistantText(path); err != nil || text != "before" {
+			b.Fatalf("%q, %v", text, err)
+		}
+	}
+}
