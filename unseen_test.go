@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -57,6 +58,13 @@ func TestUnseenStores(t *testing.T) {
 			cases, err := eval.ReadBattery(f)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// eval.Run scores a ratio with nothing to count as 1: without
+			// topical and silent cases the floors would hold whatever.
+			topical := slices.IndexFunc(cases, func(c eval.Case) bool { return len(c.Expect) > 0 }) >= 0
+			silent := slices.IndexFunc(cases, func(c eval.Case) bool { return len(c.Expect) == 0 }) >= 0
+			if !topical || !silent {
+				t.Fatalf("%s needs topical and silent cases", c.battery)
 			}
 			rep := eval.Run(ix, cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
 			t.Logf("%d prompts: hit@1 %.2f hit@2 %.2f silence %.2f precision %.2f score %+d",

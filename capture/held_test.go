@@ -21,11 +21,10 @@ import (
 // supersedes an older one is an update and should not be skipped either.
 // The table in HeldScore's doc comes from this test's log (go test -v).
 func TestHeldScoreOnEvalStore(t *testing.T) {
-	shared.Need(t)
+	dir := shared.Need(t, "eval", "store")
 	if testing.Short() {
 		t.Skip("skipping: builds an index per memory (a few seconds)")
 	}
-	dir := shared.Path("eval", "store")
 	docs, mems := loadEvalStore(t, dir)
 	raw, err := os.ReadFile(shared.Path("eval", "store-labels.json"))
 	if err != nil {

@@ -67,8 +67,8 @@ func TestRun(t *testing.T) {
 	if err := r.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if r.Misses[0].Rank != 0 || r.Misses[1].Rank != 0 {
-		t.Errorf("ranks of misses = %d, %d; want 0 (branches shares no word with its prompt; noisy expects silence)", r.Misses[0].Rank, r.Misses[1].Rank)
+	if r.Misses[0].Rank != 0 {
+		t.Errorf("rank of the wrong miss = %d; want 0 (branches shares no word with its prompt)", r.Misses[0].Rank)
 	}
 	if !strings.Contains(buf.String(), "hit@2 0.50") || !strings.Contains(buf.String(), "miss noisy: expect (silence); got pii") ||
 		!strings.Contains(buf.String(), "miss wrong: expect branches (not in the top 50 with the threshold off); got release") {

@@ -11,15 +11,11 @@ import (
 	"github.com/mem-dev/mem/internal/shared"
 )
 
-// realTranscripts is the shared folder of real Claude Code transcripts
-// (Claude Code 1.0.24 to 2.1.114), absent on a fresh clone.
-var realTranscripts = shared.Path("external", "transcripts")
-
 // TestRealTranscripts indexes every real transcript and checks the counts
 // against a count made without the transcript package: grep-like scans of
 // the raw lines.
 func TestRealTranscripts(t *testing.T) {
-	shared.Need(t, "external", "transcripts")
+	realTranscripts := shared.Need(t, "external", "transcripts")
 	x := Open(filepath.Join(t.TempDir(), "transcripts"))
 	rep, err := x.Update([]string{realTranscripts})
 	if err != nil {

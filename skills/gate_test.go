@@ -14,7 +14,9 @@ func TestGate(t *testing.T) {
 	os.MkdirAll(filepath.Join(wt, "parse"), 0o755)
 	os.WriteFile(filepath.Join(wt, "parse", "parse_test.go"), []byte("package parse\n"), 0o644)
 	os.WriteFile(filepath.Join(wt, "Makefile"), []byte("test:\n"), 0o644)
-	os.Symlink(t.TempDir(), filepath.Join(wt, "out"))
+	if err := os.Symlink(t.TempDir(), filepath.Join(wt, "out")); err != nil {
+		t.Fatal(err)
+	}
 
 	seen3 := Evidence{
 		Seen: []string{"s1", "s2", "s3"},
@@ -83,6 +85,11 @@ func TestGate(t *testing.T) {
 				}
 			}
 		})
+	}
+
+	// The symlink is refused for where it leads, not for being missing.
+	if fs := g.Check(with(func(d *Draft) { d.Paths = []string{"out"} }), seen3); len(fs) != 1 || !strings.Contains(fs[0].Reason, "leads outside") {
+		t.Errorf("symlink out of the work tree: %v", fs)
 	}
 
 	// All six adversarial drafts at once: every gate is reported.
