@@ -155,10 +155,7 @@ func buildPrompt(m *mdparse.Memory) string {
 	if m.Description != "" {
 		fmt.Fprintf(&b, "Summary: %s\n", m.Description)
 	}
-	body := string(m.Body)
-	if len(body) > maxPromptBody {
-		body = text.Clip(body, maxPromptBody) + "\n[...]"
-	}
+	body := text.Clip(string(m.Body), maxPromptBody) // "…" marks a cut
 	b.WriteString("\n")
 	b.WriteString(body)
 	return b.String()

@@ -24,8 +24,7 @@ func (doctorCmd) Run(e *env) error {
 	case errors.Is(err, mem.ErrNoStore):
 		// No store yet: install.Doctor says so among everything else that
 		// needs doing.
-		var perr error
-		if place, perr = locate.Find(e.dir, e.store); perr != nil {
+		if place, err = locate.Find(e.dir, e.store); err != nil {
 			return err
 		}
 	default:
