@@ -197,11 +197,23 @@ func (p Place) Local() string {
 // personalDir is PersonalStore's path, without looking whether it exists;
 // "" when there is no Claude directory to name.
 func personalDir(workTree string) string {
-	base, err := ClaudeDir()
+	dir, err := ProjectDir(workTree)
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(base, "projects", EncodeProject(workTree), "memory")
+	return filepath.Join(dir, "memory")
+}
+
+// ProjectDir is Claude Code's folder for a work tree, which holds its
+// session transcripts and its auto memory:
+// ~/.claude/projects/<EncodeProject(workTree)> (CLAUDE_CONFIG_DIR moves
+// ~/.claude).
+func ProjectDir(workTree string) (string, error) {
+	base, err := ClaudeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "projects", EncodeProject(workTree)), nil
 }
 
 // EncodeProject turns a directory into Claude Code's project folder name:

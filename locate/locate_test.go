@@ -106,3 +106,11 @@ func TestLocal(t *testing.T) {
 		}
 	}
 }
+
+func TestProjectDir(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", "/cfg")
+	got, err := ProjectDir("/work/repo")
+	if err != nil || got != filepath.FromSlash("/cfg/projects/-work-repo") {
+		t.Errorf("ProjectDir = %q, %v", got, err)
+	}
+}

@@ -19,7 +19,6 @@ import (
 
 	"github.com/mem-dev/mem/internal/atomicfile"
 	"github.com/mem-dev/mem/internal/text"
-	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/transcript"
 )
 
@@ -114,17 +113,6 @@ type Report struct {
 	Bytes     int64 `json:"bytes"`     // bytes of transcript read
 	Lines     int   `json:"lines"`     // lines read
 	Malformed int   `json:"malformed"` // lines skipped as not JSON
-}
-
-// Sources returns the transcript folder of a work tree: Claude Code's
-// ~/.claude/projects/<encoded work tree> (CLAUDE_CONFIG_DIR moves
-// ~/.claude). encoded is locate.EncodeProject(workTree).
-func Sources(encoded string) (string, error) {
-	base, err := locate.ClaudeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(base, "projects", encoded), nil
 }
 
 // Files lists the *.jsonl files under each source (a directory, walked

@@ -106,11 +106,3 @@ func TestUpdateIncremental(t *testing.T) {
 		t.Errorf("deleted transcript forgotten")
 	}
 }
-
-func TestSources(t *testing.T) {
-	t.Setenv("CLAUDE_CONFIG_DIR", "/cfg")
-	got, err := Sources("-work-repo")
-	if err != nil || got != filepath.FromSlash("/cfg/projects/-work-repo") {
-		t.Errorf("Sources = %q, %v", got, err)
-	}
-}

@@ -42,7 +42,7 @@ func (s transcriptSources) update(e *env) (*sessions.Index, locate.Place, sessio
 	}
 	dirs := s.Dir
 	if len(dirs) == 0 {
-		d, err := sessions.Sources(locate.EncodeProject(p.WorkTree))
+		d, err := locate.ProjectDir(p.WorkTree) // where Claude Code writes its transcripts
 		if err != nil {
 			return nil, p, sessions.Report{}, err
 		}
