@@ -2,11 +2,12 @@ package curator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/modeltest"
 )
 
 func TestRulesOf(t *testing.T) {
@@ -104,8 +105,7 @@ func (a *tensionAsker) Ask(_ context.Context, prompt string, out any) error {
 		return errors.New("not a tension prompt")
 	}
 	v := Tension{Tension: strings.Contains(prompt, a.yes), Reason: "they disagree"}
-	b, _ := json.Marshal(v)
-	return json.Unmarshal(b, out)
+	return modeltest.Decode(v, out)
 }
 
 func TestCheckBoundaries(t *testing.T) {

@@ -1,7 +1,6 @@
 package curator
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/modeltest"
 	shareddata "github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -124,19 +124,7 @@ func (a *labelAsker) Ask(ctx context.Context, prompt string, out any) error {
 	if !ok {
 		v = Verdict{Relation: RelUnrelated, Confidence: 0.9, Coverage: CoveragePartial, Reason: "different subjects"}
 	}
-	return decodeStrict(v, out)
-}
-
-// decodeStrict round-trips v through JSON into out the way the model runner
-// decodes an answer: unknown fields are an error.
-func decodeStrict(v any, out any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	return d.Decode(out)
+	return modeltest.Decode(v, out)
 }
 
 // dirChecker answers from a directory that holds the repositories: a path

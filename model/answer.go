@@ -31,7 +31,7 @@ func decodeAnswer(stdout []byte, out any, want byte) error {
 	if err != nil {
 		return err
 	}
-	return decodeStrict(raw, out)
+	return DecodeStrict(raw, out)
 }
 
 // answerJSON returns the JSON answer held by a command's stdout.
@@ -45,7 +45,7 @@ func answerJSON(stdout []byte, want byte) ([]byte, error) {
 		env, ok = lastEnvelope(b)
 	}
 	if !ok {
-		return b, nil // bare JSON; decodeStrict judges it
+		return b, nil // bare JSON; DecodeStrict judges it
 	}
 	if env.IsError || strings.HasPrefix(env.Subtype, "error") {
 		msg := "the model reported an error"
@@ -110,9 +110,9 @@ func lastEnvelope(b []byte) (envelope, bool) {
 	return asEnvelope(bytes.TrimSpace(lines[len(lines)-1]))
 }
 
-// decodeStrict decodes exactly one JSON value from raw into out, refusing
+// DecodeStrict decodes exactly one JSON value from raw into out, refusing
 // unknown fields, null and anything after the value.
-func decodeStrict(raw []byte, out any) error {
+func DecodeStrict(raw []byte, out any) error {
 	if string(bytes.TrimSpace(raw)) == "null" {
 		return errors.New("the answer is null")
 	}

@@ -5,7 +5,6 @@ package modeltest
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 
 	"github.com/mem-dev/mem/model"
@@ -35,9 +34,18 @@ func (a *Asker) Ask(_ context.Context, prompt string, out any) error {
 	if a.Err != nil {
 		return a.Err
 	}
-	dec := json.NewDecoder(strings.NewReader(a.Answer))
-	dec.DisallowUnknownFields()
-	return dec.Decode(out)
+	return model.DecodeStrict([]byte(a.Answer), out)
+}
+
+// Decode puts v in out as a model's answer would arrive: through JSON,
+// decoded as model.Runner decodes (unknown fields, null and trailing data
+// refused), for fakes that answer each prompt with a value of their own.
+func Decode(v, out any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return model.DecodeStrict(b, out)
 }
 
 // Calls is how many times Ask was called.
