@@ -14,5 +14,5 @@ func logHookError(cacheDir string, now time.Time, msg string) {
 	if cacheDir == "" {
 		return
 	}
-	logfile.Append(filepath.Join(cacheDir, logfile.HookErrors), now.UTC().Format(time.RFC3339)+" "+msg)
+	logfile.AppendDated(filepath.Join(cacheDir, logfile.HookErrors), now, msg)
 }

@@ -68,14 +68,14 @@ func Doctor(o Options) []Problem {
 
 	// Hooks fail open, so their errors show nowhere but in this log.
 	hookLog := filepath.Join(p.CacheDir(), logfile.HookErrors)
-	if n, last := recentLines(hookLog, time.Now().Add(-hookLogWindow)); n > 0 {
+	if n, last := logfile.Since(hookLog, time.Now().Add(-hookLogWindow)); n > 0 {
 		errs := "1 error"
 		if n > 1 {
 			errs = fmt.Sprintf("%d errors", n)
 		}
 		add("hook-log", "fix what it says, then delete "+p.Rel(hookLog),
 			"the hooks logged %s in the last %d days and carried on without mem; the last: %s",
-			errs, int(hookLogWindow.Hours()/24), last)
+			errs, int(hookLogWindow.Hours()/24), text.Clip(last, 200))
 	}
 
 	hook, chained, err := preCommitPaths(p)
@@ -207,21 +207,3 @@ func dedupe(ps []Problem) []Problem {
 
 // hookLogWindow is how far back doctor reads the hooks' error log.
 const hookLogWindow = 7 * 24 * time.Hour
-
-// recentLines counts the lines of a log written by the hooks ("<RFC 3339
-// time> <message>") dated since, and returns the last one's message,
-// clipped to 200 bytes. A missing or unreadable log counts nothing.
-func recentLines(path string, since time.Time) (n int, last string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, ""
-	}
-	for line := range strings.Lines(string(data)) {
-		stamp, msg, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if t, err := time.Parse(time.RFC3339, stamp); err == nil && !t.Before(since) {
-			n++
-			last = msg
-		}
-	}
-	return n, text.Clip(last, 200)
-}

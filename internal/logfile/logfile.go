@@ -9,14 +9,38 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // HookErrors is the log, in the cache directory, of the hooks' own errors:
 // hooks fail open, so it is the only trace of them, and mem doctor reads it.
-// Each line is an RFC 3339 time, a space and the message.
+// Its lines are dated (AppendDated, Since).
 const HookErrors = "hook.log"
+
+// AppendDated appends msg dated now: an RFC 3339 time, a space and msg.
+func AppendDated(path string, now time.Time, msg string) error {
+	return Append(path, now.UTC().Format(time.RFC3339)+" "+msg)
+}
+
+// Since counts the lines of a dated log that are dated since, and returns
+// the last one's message. A missing or unreadable log counts nothing.
+func Since(path string, since time.Time) (n int, last string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, ""
+	}
+	for line := range strings.Lines(string(data)) {
+		stamp, msg, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if t, err := time.Parse(time.RFC3339, stamp); err == nil && !t.Before(since) {
+			n++
+			last = msg
+		}
+	}
+	return n, last
+}
 
 // MaxBytes is the size at which a log moves to <name>.1, replacing the one
 // before: the decision log is written on every prompt and must not grow for

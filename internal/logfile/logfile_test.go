@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The decision log is written on every prompt: past MaxBytes it moves
@@ -35,5 +36,25 @@ func TestLogRotates(t *testing.T) {
 	}
 	if cur, _ := os.ReadFile(path); string(cur) != "after\nsmall\n" {
 		t.Errorf("a log under the limit was rotated: %q", cur)
+	}
+}
+
+// A dated log counts only its lines since a time, and names the last.
+func TestDatedSince(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hook.log")
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		at  time.Time
+		msg string
+	}{{now.Add(-30 * 24 * time.Hour), "old"}, {now.Add(-time.Hour), "recent\nsecond line"}, {now, "last"}} {
+		if err := AppendDated(path, c.at, c.msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, last := Since(path, now.Add(-7*24*time.Hour)); n != 2 || last != "last" {
+		t.Errorf("Since = %d, %q; want 2, \"last\"", n, last)
+	}
+	if n, _ := Since(filepath.Join(t.TempDir(), "missing"), now); n != 0 {
+		t.Errorf("a missing log counts %d", n)
 	}
 }
