@@ -43,9 +43,6 @@ func isSpecialName(name string) bool {
 	return strings.EqualFold(name, MemoryIndexFile) || strings.EqualFold(name, ProfileFile)
 }
 
-// ProfileCapEnv names the environment variable that sets the profile's cap.
-const ProfileCapEnv = "MEM_PROFILE_CAP"
-
 // Demoted is a profile line that became an ordinary memory.
 type Demoted struct {
 	profile.Line

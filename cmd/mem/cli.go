@@ -102,7 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		kong.Exit(func(code int) { panic(exitError(code)) }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"profile_cap_env": mem.ProfileCapEnv, "profile_cap": strconv.Itoa(profile.DefaultCap)},
+		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap)},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "mem: error: %v\n", err)

@@ -17,10 +17,9 @@ type profileCmd struct {
 }
 
 // capFlag is the size cap, shared by the commands that need it. Its
-// variable and default come from mem.ProfileCapEnv and profile.DefaultCap
-// (kong.Vars in run).
+// default is profile.DefaultCap (kong.Vars in run).
 type capFlag struct {
-	Cap int `help:"Size cap, in characters of the injected lines." env:"${profile_cap_env}" default:"${profile_cap}" placeholder:"N"`
+	Cap int `help:"Size cap, in characters of the injected lines." env:"MEM_PROFILE_CAP" default:"${profile_cap}" placeholder:"N"`
 }
 
 type profileShowCmd struct {
