@@ -155,7 +155,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		}
 		if e := ix.lookup(t.term); e >= 0 {
 			stats = append(stats, termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))})
-		} else if t.written() && !t.expansion && !t.entity {
+		} else if t.written() && !t.entity {
 			unseenMass += t.weight
 		}
 	}
