@@ -30,6 +30,7 @@ func TestUnseenStores(t *testing.T) {
 		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", 0.90, 1},
 		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", 0.80, 0.75},
 		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", 0.75, 1},
+		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", 0.90, 1},
 	} {
 		t.Run(c.battery, func(t *testing.T) {
 			src := shared.Need(t, "external", "memory-files", c.repo, c.store)
