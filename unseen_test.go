@@ -28,7 +28,7 @@ func TestUnseenStores(t *testing.T) {
 		hit2, silence        float64
 	}{
 		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", 0.90, 1},
-		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", 0.80, 0.75},
+		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", 0.80, 1},
 		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", 0.75, 1},
 		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", 0.90, 1},
 	} {

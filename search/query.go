@@ -68,6 +68,9 @@ func parsePrompt(prompt string) Query {
 			})
 		}
 	})
+	if goAhead(prompt) {
+		return Query{}
+	}
 	// A pasted SQL statement is about SQL, though it seldom says so.
 	if pastesSQL(prompt) {
 		q.add(acc, qterm{term: "sql", weight: weightCode, prompt: true})
@@ -141,6 +144,65 @@ func joins(text string, fn func(term string) bool) {
 			prev = ""
 		}
 	}
+}
+
+// goAhead reports whether prompt is a go-ahead: plain words only, no
+// question word, and each word that is not a stopword is a verb whose
+// object is a pronoun ending its clause ("looks good, ship it", "ok commit
+// this", "can you fix it?"). Such a prompt acts on what came before and has
+// no topic of its own; like "ok go ahead", it stays silent whatever the
+// previous turn says. "who reviews that" asks about something, and "deploy
+// it to staging" names it.
+func goAhead(prompt string) bool {
+	verbs := 0
+	pending := false // a verb waits for its pronoun
+	object := false  // a pronoun followed the verb; the clause must end
+	for chunk := range strings.FieldsSeq(prompt) {
+		word := strings.TrimRightFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })
+		clauseEnds := len(word) < len(chunk)
+		if !isPlainWord(word) && !(len(word) == 1 && unicode.IsLetter(rune(word[0]))) {
+			return false
+		}
+		word = strings.ToLower(word)
+		switch {
+		case isQuestionWord(word):
+			return false // "who reviews that" asks about something
+		case pending:
+			if !isPronounObject(word) {
+				return false
+			}
+			pending, object = false, true
+		case isStopword(word):
+		case object:
+			return false // "fix it properly": a word after the object says more
+		default:
+			pending = true
+			verbs++
+		}
+		if clauseEnds {
+			if pending {
+				return false
+			}
+			object = false
+		}
+	}
+	return verbs > 0 && !pending
+}
+
+func isQuestionWord(w string) bool {
+	switch w {
+	case "who", "whom", "whose", "what", "which", "why", "where", "when", "how":
+		return true
+	}
+	return false
+}
+
+func isPronounObject(w string) bool {
+	switch w {
+	case "it", "this", "that", "them", "these", "those":
+		return true
+	}
+	return false
 }
 
 // isPlainWord reports whether w is two or more letters and nothing else.

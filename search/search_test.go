@@ -146,6 +146,22 @@ func TestJoinedWordsMeet(t *testing.T) {
 	})
 }
 
+// A go-ahead names no topic, even when its verb is one a memory is about:
+// "commit it" is not a question about committing.
+func TestGoAheadStaysSilent(t *testing.T) {
+	ix := Build([]Doc{
+		doc("commit-format", "Commit message format", "Conventional Commits: type(scope): summary, lower-case", "rule", "Commit messages end with a Refs footer."),
+		doc("ship-behind-flags", "Ship behind a flag", "Anything customers see ships behind a feature flag", "rule", "Ship dark, then turn the flag on."),
+		doc("pr-review", "Every PR needs a review", "One approval from someone other than the author", "rule", "The agent never approves."),
+	})
+	wantFirst(t, ix, []firstCase{
+		{"thanks, looks good. commit it", ""},
+		{"looks good, ship it", ""},
+		{"how should I word the commit message?", "commit-format"},
+		{"can we ship this without a flag?", "ship-behind-flags"},
+	})
+}
+
 // A pasted log is about the prompt's topic only through the prose around
 // it: its request ids, times, status codes and durations must not carry the
 // query to the memories that happen to mention requests, statuses or dates.
@@ -204,6 +220,12 @@ func TestParseQuery(t *testing.T) {
 		{"thanks", "thanks!", "", nil},
 		{"previous never creates a topic", "yes please", "I'll rotate the Stripe webhook secret in Doppler.", nil},
 		{"previous never creates a topic 2", "ok do it", "I can add the bookings index with CREATE INDEX CONCURRENTLY.", nil},
+		{"go-ahead", "looks good, ship it", "I'll cut the weekly release now.", nil},
+		{"go-ahead with a pronoun object and filler", "thanks, looks good. commit this now", "", nil},
+		{"go-ahead as a question", "can you fix it?", "The webhook handler rejects every event.", nil},
+		{"a go-ahead's verb says more when the clause goes on", "deploy it to staging", "", []string{"deploy", "stage"}},
+		{"a go-ahead's verb says more with a word after the object", "fix it properly", "", []string{"fix", "proper"}},
+		{"a topic beside a go-ahead is kept", "the webhook fails, can you fix it?", "", []string{"fail", "fix", "webhook"}},
 		{"previous refines", "who reviews that", "Opened the ledger PR.", []string{"+ledger", "+open", "+pr", "review"}},
 		{"image marker and URL stripped", "[Image #1] broken, see https://example.com/a/b?c=1", "", []string{"broken"}},
 		{"ticket id kept from URL", "look at https://linear.app/acme/issue/ACME-12/some-long-title-here", "", []string{"12", "@acme-12", "acm", "issu"}},
@@ -308,6 +330,7 @@ func TestSearchFixtures(t *testing.T) {
 		{"why is tax.py rounding the total", "", "vat-rounding"},
 		{"how do I cut the weekly release?", "", "release-procedure"},
 		{"ok go ahead", "I'll cut the weekly release now.", ""},
+		{"looks good, ship it", "I'll cut the weekly release now.", ""},
 		{"thanks!", "", ""},
 		{"what's the difference between a mutex and a semaphore", "", ""},
 	} {
