@@ -46,6 +46,9 @@ func ParseQuery(prompt, previous string) Query {
 
 // parsePrompt builds the prompt's own terms.
 func parsePrompt(prompt string) Query {
+	if goAhead(prompt) {
+		return Query{}
+	}
 	// Sized for the prompt up front: in the hook's short life, slices and
 	// maps that grow by doubling touch fresh memory at every step.
 	n := min(len(prompt)/4+8, 1024)
@@ -68,9 +71,6 @@ func parsePrompt(prompt string) Query {
 			})
 		}
 	})
-	if goAhead(prompt) {
-		return Query{}
-	}
 	// A pasted SQL statement is about SQL, though it seldom says so.
 	if pastesSQL(prompt) {
 		q.add(acc, qterm{term: "sql", weight: weightCode, prompt: true})
@@ -160,11 +160,9 @@ func goAhead(prompt string) bool {
 	for chunk := range strings.FieldsSeq(prompt) {
 		word := strings.TrimRightFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })
 		clauseEnds := len(word) < len(chunk)
-		if !isPlainWord(word) && !(len(word) == 1 && unicode.IsLetter(rune(word[0]))) {
-			return false
-		}
-		word = strings.ToLower(word)
+		word = strings.ToLower(strings.TrimLeftFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }))
 		switch {
+		case word == "": // an emoji, a dash
 		case isQuestionWord(word):
 			return false // "who reviews that" asks about something
 		case pending:
@@ -173,7 +171,7 @@ func goAhead(prompt string) bool {
 			}
 			pending, object = false, true
 		case isStopword(word):
-		case object:
+		case object || !isPlainWord(word):
 			return false // "fix it properly": a word after the object says more
 		default:
 			pending = true
