@@ -333,7 +333,6 @@ func TestSearchFixtures(t *testing.T) {
 		{"why is tax.py rounding the total", "", "vat-rounding"},
 		{"how do I cut the weekly release?", "", "release-procedure"},
 		{"ok go ahead", "I'll cut the weekly release now.", ""},
-		{"looks good, ship it", "I'll cut the weekly release now.", ""},
 		{"thanks!", "", ""},
 		{"what's the difference between a mutex and a semaphore", "", ""},
 	} {
