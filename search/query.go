@@ -1,6 +1,7 @@
 package search
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,15 +126,11 @@ const maxJoins = 24
 // ("to do", "in it").
 func joins(text string, fn func(term string) bool) {
 	prev := ""
-	for chunk := range strings.FieldsSeq(text) {
-		word := strings.TrimRightFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })
-		clauseEnds := len(word) < len(chunk)
-		word = strings.TrimLeftFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+	for word, clauseEnds := range proseWords(text) {
 		if !isPlainWord(word) {
 			prev = ""
 			continue
 		}
-		word = strings.ToLower(word)
 		if prev != "" && len(prev)+len(word) <= 24 {
 			if term := wordTerm(prev + word); term != "" && !fn(term) {
 				return
@@ -142,6 +139,23 @@ func joins(text string, fn func(term string) bool) {
 		prev = word
 		if clauseEnds || isStopword(word) {
 			prev = ""
+		}
+	}
+}
+
+// proseWords yields each whitespace-separated chunk of text lowercased,
+// without the non-letters around it ("" for a chunk of none: an emoji, a
+// dash), and whether a clause ends after it: a chunk that punctuation
+// ends ("fix," "it?") ends one.
+func proseWords(text string) iter.Seq2[string, bool] {
+	return func(yield func(string, bool) bool) {
+		for chunk := range strings.FieldsSeq(text) {
+			word := strings.TrimRightFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })
+			clauseEnds := len(word) < len(chunk)
+			word = strings.TrimLeftFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+			if !yield(strings.ToLower(word), clauseEnds) {
+				return
+			}
 		}
 	}
 }
@@ -157,10 +171,7 @@ func goAhead(prompt string) bool {
 	verbs := 0
 	pending := false // a verb waits for its pronoun
 	object := false  // a pronoun followed the verb; the clause must end
-	for chunk := range strings.FieldsSeq(prompt) {
-		word := strings.TrimRightFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })
-		clauseEnds := len(word) < len(chunk)
-		word = strings.ToLower(strings.TrimLeftFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }))
+	for word, clauseEnds := range proseWords(prompt) {
 		switch {
 		case word == "": // an emoji, a dash
 		case isQuestionWord(word):

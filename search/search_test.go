@@ -98,20 +98,57 @@ func TestLongPromptNeedsMoreEvidence(t *testing.T) {
 	})
 }
 
-// A small store cannot tell a generic word from a topical one by idf: a
-// prompt that reaches a memory through one such word, among many the store
-// never uses, is about something else.
-func TestSmallStoreCountsUnseenWords(t *testing.T) {
-	ix := Build([]Doc{
-		doc("card-action-states", "Card action states", "A card action is pending, resolved or cancelled; only pending ones can be undone", "fact", "The undo button works on pending card actions only."),
-		doc("deck-order", "Deck order comes from the server", "Never shuffle the deck on the client", "gotcha", "The server sends the order."),
-		doc("no-fallbacks", "No defensive fallbacks", "Fail loudly when a card is missing instead of guessing", "preference", "Raise, do not default."),
-	})
-	wantFirst(t, ix, []firstCase{
-		{"which states can a card action be in?", "card-action-states"},
-		{"can you undo a resolved card action", "card-action-states"},
-		{"please add a github action that runs the linter and the unit tests on every push to main", ""},
-	})
+// Stores of a few memories, each made for one rule of query building or
+// ranking, and prompts that must find a memory first ("" = silence).
+func TestSmallStores(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		docs  []Doc
+		cases []firstCase
+	}{{
+		// A small store cannot tell a generic word from a topical one by
+		// idf: a prompt that reaches a memory through one such word, among
+		// many the store never uses, is about something else.
+		name: "unseen words count",
+		docs: []Doc{
+			doc("card-action-states", "Card action states", "A card action is pending, resolved or cancelled; only pending ones can be undone", "fact", "The undo button works on pending card actions only."),
+			doc("deck-order", "Deck order comes from the server", "Never shuffle the deck on the client", "gotcha", "The server sends the order."),
+			doc("no-fallbacks", "No defensive fallbacks", "Fail loudly when a card is missing instead of guessing", "preference", "Raise, do not default."),
+		},
+		cases: []firstCase{
+			{"which states can a card action be in?", "card-action-states"},
+			{"can you undo a resolved card action", "card-action-states"},
+			{"please add a github action that runs the linter and the unit tests on every push to main", ""},
+		},
+	}, {
+		// Words a prompt writes apart meet the word a memory writes joined.
+		name: "joined words meet",
+		docs: []Doc{
+			doc("provider-fallback", "AI provider fallback", "Gemini first; Groq after a 10s timeout", "fact", "Fallback events are logged."),
+			doc("streaming", "SSE streaming", "Tokens are streamed to the client as server-sent events", "fact", "Gemini and Groq both stream."),
+			doc("rate-limits", "Rate limits", "Each user gets 30 AI requests a minute", "rule", "The limit is a Convex mutation."),
+		},
+		cases: []firstCase{
+			{"what happens when gemini doesn't answer, do we fall back to something?", "provider-fallback"},
+		},
+	}, {
+		// A go-ahead names no topic, even when its verb is one a memory is
+		// about: "commit it" is not a question about committing.
+		name: "a go-ahead stays silent",
+		docs: []Doc{
+			doc("commit-format", "Commit message format", "Conventional Commits: type(scope): summary, lower-case", "rule", "Commit messages end with a Refs footer."),
+			doc("ship-behind-flags", "Ship behind a flag", "Anything customers see ships behind a feature flag", "rule", "Ship dark, then turn the flag on."),
+			doc("pr-review", "Every PR needs a review", "One approval from someone other than the author", "rule", "The agent never approves."),
+		},
+		cases: []firstCase{
+			{"thanks, looks good. commit it", ""},
+			{"looks good, ship it", ""},
+			{"how should I word the commit message?", "commit-format"},
+			{"can we ship this without a flag?", "ship-behind-flags"},
+		},
+	}} {
+		t.Run(c.name, func(t *testing.T) { wantFirst(t, Build(c.docs), c.cases) })
+	}
 }
 
 func TestJoins(t *testing.T) {
@@ -132,34 +169,6 @@ func TestJoins(t *testing.T) {
 			t.Errorf("joins(%q) = %q, want %q", c.text, got, c.want)
 		}
 	}
-}
-
-// Words a prompt writes apart meet the word a memory writes joined.
-func TestJoinedWordsMeet(t *testing.T) {
-	ix := Build([]Doc{
-		doc("provider-fallback", "AI provider fallback", "Gemini first; Groq after a 10s timeout", "fact", "Fallback events are logged."),
-		doc("streaming", "SSE streaming", "Tokens are streamed to the client as server-sent events", "fact", "Gemini and Groq both stream."),
-		doc("rate-limits", "Rate limits", "Each user gets 30 AI requests a minute", "rule", "The limit is a Convex mutation."),
-	})
-	wantFirst(t, ix, []firstCase{
-		{"what happens when gemini doesn't answer, do we fall back to something?", "provider-fallback"},
-	})
-}
-
-// A go-ahead names no topic, even when its verb is one a memory is about:
-// "commit it" is not a question about committing.
-func TestGoAheadStaysSilent(t *testing.T) {
-	ix := Build([]Doc{
-		doc("commit-format", "Commit message format", "Conventional Commits: type(scope): summary, lower-case", "rule", "Commit messages end with a Refs footer."),
-		doc("ship-behind-flags", "Ship behind a flag", "Anything customers see ships behind a feature flag", "rule", "Ship dark, then turn the flag on."),
-		doc("pr-review", "Every PR needs a review", "One approval from someone other than the author", "rule", "The agent never approves."),
-	})
-	wantFirst(t, ix, []firstCase{
-		{"thanks, looks good. commit it", ""},
-		{"looks good, ship it", ""},
-		{"how should I word the commit message?", "commit-format"},
-		{"can we ship this without a flag?", "ship-behind-flags"},
-	})
 }
 
 // A pasted log is about the prompt's topic only through the prose around

@@ -32,23 +32,11 @@ func tokenize(text string, emit func(token)) { tokenizeCached(text, nil, nil, em
 // asked before each chunk of text whether the caller has what it wants.
 func tokenizeCached(text string, cache map[string]string, stop func() bool, emit func(token)) {
 	var buf []byte
-	for len(text) > 0 && (stop == nil || !stop()) {
-		// Skip whitespace.
-		r, n := utf8.DecodeRuneInString(text)
-		if unicode.IsSpace(r) {
-			text = text[n:]
-			continue
+	for chunk := range strings.FieldsSeq(text) {
+		if stop != nil && stop() {
+			return
 		}
-		end := 0
-		for end < len(text) {
-			r, n := utf8.DecodeRuneInString(text[end:])
-			if unicode.IsSpace(r) {
-				break
-			}
-			end += n
-		}
-		buf = tokenizeChunk(text[:end], buf, cache, nil, emit)
-		text = text[end:]
+		buf = tokenizeChunk(chunk, buf, cache, nil, emit)
 	}
 }
 
