@@ -2,7 +2,6 @@ package curator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -134,15 +133,10 @@ func TestSubjects(t *testing.T) {
 }
 
 // scriptAsker answers every prompt with verdict v.
-func scriptAsker(v Verdict) *modeltest.Asker {
-	b, _ := json.Marshal(v)
-	return &modeltest.Asker{Answer: string(b)}
-}
-
 func TestRunForeignSlugGoesToReview(t *testing.T) {
 	v := supersede
 	v.Keep = "ledger-owner-theo" // neither of the pair
-	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: scriptAsker(v)})
+	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: modeltest.Answering(v)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +151,7 @@ func TestRunForeignSlugGoesToReview(t *testing.T) {
 func TestRunAppliesWhenGuardsHold(t *testing.T) {
 	var calls [][2]int
 	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{
-		Model:    scriptAsker(supersede),
+		Model:    modeltest.Answering(supersede),
 		Progress: func(d, n int) { calls = append(calls, [2]int{d, n}) },
 	})
 	if err != nil {
@@ -173,7 +167,7 @@ func TestRunAppliesWhenGuardsHold(t *testing.T) {
 
 func TestRunPartialProposesNothing(t *testing.T) {
 	for _, rel := range []string{RelPartial, RelUnrelated} {
-		a := scriptAsker(Verdict{Relation: rel, Confidence: 0.9, Coverage: CoveragePartial})
+		a := modeltest.Answering(Verdict{Relation: rel, Confidence: 0.9, Coverage: CoveragePartial})
 		r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: a})
 		if err != nil {
 			t.Fatal(err)
@@ -192,13 +186,13 @@ func TestRunModelErrorStops(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, []Memory{vatOld, vatNew}, Options{Model: scriptAsker(supersede)}); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, []Memory{vatOld, vatNew}, Options{Model: modeltest.Answering(supersede)}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }
 
 func TestRunMaxPairs(t *testing.T) {
-	a := scriptAsker(Verdict{Relation: RelUnrelated})
+	a := modeltest.Answering(Verdict{Relation: RelUnrelated})
 	r, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: a, MaxPairs: -1})
 	if err != nil || a.Calls() != 1 || r.Unasked != 0 {
 		t.Errorf("MaxPairs -1: %d calls, unasked %d, err %v", a.Calls(), r.Unasked, err)

@@ -320,7 +320,7 @@ func (o *gateObserver) inStore(p string) bool {
 		}
 	}
 	for _, root := range o.store {
-		if p == root || strings.HasPrefix(p, root+string(filepath.Separator)) {
+		if locate.Within(root, p) {
 			return true
 		}
 	}

@@ -243,7 +243,7 @@ func (r *Repo) draft(name string) (Skill, []byte, error) {
 func (r *Repo) apply(ctx context.Context, changes []gitstore.Change, info gitstore.CommitInfo) (gitstore.Result, error) {
 	unlock, err := r.files.Lock(ctx)
 	if err != nil {
-		return gitstore.Result{}, fmt.Errorf("lock: %w", err)
+		return gitstore.Result{}, err // already says "lock store: …"
 	}
 	defer unlock()
 	return r.files.Apply(ctx, changes, info)

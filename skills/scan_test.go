@@ -2,7 +2,6 @@ package skills
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -18,11 +17,6 @@ import (
 )
 
 // fakeAsker answers every prompt with draft d.
-func fakeAsker(d Draft) *modeltest.Asker {
-	data, _ := json.Marshal(d)
-	return &modeltest.Asker{Answer: string(data)}
-}
-
 // writeTranscripts writes one transcript per session: sessions s1-s3 build
 // then test (s1's test fails), s4 only lists files.
 func writeTranscripts(t *testing.T) string {
@@ -139,7 +133,7 @@ func TestScanPromoteReject(t *testing.T) {
 		r, _ := Open(repo)
 		bad := goodDraft
 		bad.Justification = "It saves time."
-		res, err := r.Scan(ctx, snap, fakeAsker(bad), 0)
+		res, err := r.Scan(ctx, snap, modeltest.Answering(bad), 0)
 		if err != nil || len(res.Admitted) != 0 || len(res.Rejected) != 1 || res.Rejected[0].Failures[0].Gate != GateJustification {
 			t.Fatalf("res %+v err %v", res, err)
 		}
@@ -154,7 +148,7 @@ func TestScanPromoteReject(t *testing.T) {
 		os.WriteFile(filepath.Join(repo, "wip.txt"), []byte("wip\n"), 0o644)
 		git(t, repo, "add", "wip.txt")
 		r, _ := Open(repo)
-		fake := fakeAsker(goodDraft)
+		fake := modeltest.Answering(goodDraft)
 		res, err := r.Scan(ctx, snap, fake, 0)
 		if err != nil || len(res.Admitted) != 1 || !res.Commit.Committed {
 			t.Fatalf("res %+v err %v", res, err)
@@ -206,7 +200,7 @@ func TestScanPromoteReject(t *testing.T) {
 	t.Run("draft reject", func(t *testing.T) {
 		repo := gitRepo(t)
 		r, _ := Open(repo)
-		fake := fakeAsker(goodDraft)
+		fake := modeltest.Answering(goodDraft)
 		if _, err := r.Scan(ctx, snap, fake, 0); err != nil {
 			t.Fatal(err)
 		}

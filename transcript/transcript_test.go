@@ -525,7 +525,8 @@ func TestToolResultText(t *testing.T) {
 }
 
 // BenchmarkLastAssistantTextBehindLongLine: the text before a 3 MB tool
-// result, which spans every window but the last; each byte is read once.
+// result, which spans every window but the last; each of those windows reads
+// the line again (some 7 MB of reads in all, see LastAssistantText).
 func BenchmarkLastAssistantTextBehindLongLine(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "t.jsonl")

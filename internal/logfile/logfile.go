@@ -42,15 +42,15 @@ func Since(path string, since time.Time) (n int, last string) {
 	return n, last
 }
 
-// MaxBytes is the size at which a log moves to <name>.1, replacing the one
+// maxBytes is the size at which a log moves to <name>.1, replacing the one
 // before: the decision log is written on every prompt and must not grow for
 // ever, and 4 MB is some ten thousand decisions.
-const MaxBytes = 4 << 20
+const maxBytes = 4 << 20
 
 // Append appends line (its newlines made spaces) to the file at path,
 // creating the file, and its directory only when that is missing: the
 // prompt hook writes here on every prompt, into a directory that almost
-// always exists. A file that has grown past MaxBytes is rotated.
+// always exists. A file that has grown past maxBytes is rotated.
 func Append(path, line string) error {
 	f, err := rawfile.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if errors.Is(err, os.ErrNotExist) {
@@ -72,7 +72,7 @@ func Append(path, line string) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && serr == nil && end > MaxBytes {
+	if err == nil && serr == nil && end > maxBytes {
 		err = os.Rename(path, path+".1")
 	}
 	return err

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// The decision log is written on every prompt: past MaxBytes it moves
+// The decision log is written on every prompt: past maxBytes it moves
 // to injections.jsonl.1 (replacing the older one) and starts again.
 func TestLogRotates(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mem", "injections.jsonl")
@@ -18,14 +18,14 @@ func TestLogRotates(t *testing.T) {
 	if err := os.WriteFile(path+".1", []byte("oldest\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	full := strings.Repeat("x", MaxBytes)
+	full := strings.Repeat("x", maxBytes)
 	for _, line := range []string{full, "after"} {
 		if err := Append(path, line); err != nil {
 			t.Fatal(err)
 		}
 	}
 	old, _ := os.ReadFile(path + ".1")
-	if !strings.HasPrefix(string(old), "first\nxxx") || len(old) != len("first\n")+MaxBytes+1 {
+	if !strings.HasPrefix(string(old), "first\nxxx") || len(old) != len("first\n")+maxBytes+1 {
 		t.Errorf("rotated log: %d bytes starting %.10q, want the first line and the long one", len(old), old)
 	}
 	if cur, _ := os.ReadFile(path); string(cur) != "after\n" {

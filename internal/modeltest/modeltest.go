@@ -37,6 +37,15 @@ func (a *Asker) Ask(_ context.Context, prompt string, out any) error {
 	return model.DecodeStrict([]byte(a.Answer), out)
 }
 
+// Answering is an Asker whose answer is v, encoded as JSON.
+func Answering(v any) *Asker {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("modeltest: " + err.Error())
+	}
+	return &Asker{Answer: string(b)}
+}
+
 // Decode puts v in out as a model's answer would arrive: through JSON,
 // decoded as model.Runner decodes (unknown fields, null and trailing data
 // refused), for fakes that answer each prompt with a value of their own.
