@@ -125,13 +125,14 @@ func (r *Repo) refresh() (*search.Index, error) {
 }
 
 // pruneCaches removes the other caches in the cache directory that nobody
-// will read again: those whose directories are all gone (a store whose
-// repository was moved, or which was deleted), and those built from this
-// very store and personal store under another name (an older mem keyed its
-// caches differently). The caches of other --store paths that still exist,
+// will read again: those whose directories are all gone, the user scope's
+// aside as it outlives every store (a store whose repository was moved, or
+// which was deleted), and those built from this very store and personal
+// store under another name (an older mem keyed its caches differently). The caches of other --store paths that still exist,
 // and of this store under another CLAUDE_CONFIG_DIR, stay.
 func (r *Repo) pruneCaches() {
 	personal, _ := locate.PersonalStore(r.Place.MainWorkTree())
+	users := locate.UserAgents()
 	others, _ := filepath.Glob(filepath.Join(r.Place.CacheDir(), "index-*.bin"))
 	for _, path := range others {
 		if path == r.Place.IndexPath() {
@@ -143,11 +144,14 @@ func (r *Repo) pruneCaches() {
 		}
 		gone, store, mine := true, false, false
 		for _, d := range ix.Stamps().Dirs() {
+			store = store || d.Path == r.Place.Store
+			mine = mine || d.Path == personal
+			if users != "" && locate.Within(users, d.Path) {
+				continue
+			}
 			if _, err := os.Stat(d.Path); err == nil {
 				gone = false
 			}
-			store = store || d.Path == r.Place.Store
-			mine = mine || d.Path == personal
 		}
 		ix.Close()
 		if gone || store && mine && r.Place.WorkTree != "" {
@@ -157,11 +161,11 @@ func (r *Repo) pruneCaches() {
 }
 
 // sourceFile is a file the index reads: a store file, a memory in Claude
-// Code's own auto-memory directory, or a subagent's local memory.
+// Code's own auto-memory directory, or a subagent's local or user memory.
 type sourceFile struct {
 	rel, abs, shown string
 	stamp           fresh.Stamp
-	store           string // search.StoreProject, StorePersonal or StoreLocal: the label its entries carry
+	store           string // search.StoreProject, StorePersonal, StoreLocal or StoreUser: the label its entries carry
 }
 
 // sourceFiles lists the files the index reads, and the stamps of those
@@ -189,17 +193,37 @@ func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
 	}
 	pfiles, pstamps := r.personal()
 	lfiles, lstamps := r.local()
-	return slices.Concat(files, pfiles, lfiles), slices.Concat(stamps, pstamps, lstamps), nil
+	ufiles, ustamps := r.user()
+	return slices.Concat(files, pfiles, lfiles, ufiles), slices.Concat(stamps, pstamps, lstamps, ustamps), nil
 }
 
 // local lists the memories of subagents whose memory scope is "local":
 // Claude Code keeps them, not checked in, in .claude/agent-memory-local/
 // <agent>/ beside the project's .claude/agent-memory (locate.Place.Local).
-// They are a third store, read only and labelled "local". The directory is
-// stamped even while it does not exist, so the cache notices when a
-// subagent first writes there.
+// They are a third store, read only and labelled "local".
 func (r *Repo) local() ([]sourceFile, []fresh.Stamp) {
-	root := r.Place.Local()
+	return scopeFiles(r.Place.Local(), search.StoreLocal, r.Place.Rel)
+}
+
+// user lists the memories of subagents whose memory scope is "user":
+// Claude Code keeps them in <ClaudeDir>/agent-memory/<agent>/, shared by
+// every project (locate.UserAgents). They are a fourth store, read only and
+// labelled "user", searched beside the work tree's own store only: a store
+// named with --store elsewhere is not joined by every project's memories.
+func (r *Repo) user() ([]sourceFile, []fresh.Stamp) {
+	root := locate.UserAgents()
+	if !r.Place.Default() || root == "" || root == r.Place.Store {
+		return nil, nil
+	}
+	return scopeFiles(root, search.StoreUser, shownPersonal)
+}
+
+// scopeFiles lists the markdown files under root, a subagent memory
+// scope's directory, as entries of store, and stamps every directory,
+// root even while it does not exist, so that the cache notices when a
+// subagent first writes there. shown writes a file's path as a person
+// reads it.
+func scopeFiles(root, store string, shown func(string) string) ([]sourceFile, []fresh.Stamp) {
 	if root == "" {
 		return nil, nil
 	}
@@ -226,7 +250,7 @@ func (r *Repo) local() ([]sourceFile, []fresh.Stamp) {
 		if err != nil {
 			return nil
 		}
-		f := sourceFile{rel: filepath.ToSlash(rel), abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: search.StoreLocal}
+		f := sourceFile{rel: filepath.ToSlash(rel), abs: abs, shown: shown(abs), stamp: fresh.Of(abs, fresh.File), store: store}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 		return nil

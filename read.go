@@ -33,7 +33,7 @@ type Entry struct {
 // Show returns the memory's file as it is written, and its path as a
 // person reads it. A slug that a search gave and no memory file of the
 // project store has, a MEMORY.md section ("reviewer/MEMORY.md#L5") or a
-// memory of the personal or local store, is looked up in the search index:
+// memory of the personal, local or user store, is looked up in the search index:
 // a section is shown as its heading and facts, a memory as its file.
 func (r *Repo) Show(slug string) ([]byte, string, error) {
 	rel, m, err := r.load(slug)
@@ -47,7 +47,7 @@ func (r *Repo) Show(slug string) ([]byte, string, error) {
 }
 
 // showIndexed finds slug among the search index's entries that load cannot
-// read: MEMORY.md sections, and the personal and local stores' memories,
+// read: MEMORY.md sections, and the personal, local and user stores' memories,
 // whose files the index's own listings name.
 func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 	ix, err := r.Index(context.Background())
@@ -66,7 +66,8 @@ func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 		}
 		personal, _ := r.personal()
 		local, _ := r.local()
-		for _, f := range slices.Concat(personal, local) {
+		user, _ := r.user()
+		for _, f := range slices.Concat(personal, local, user) {
 			if f.shown == d.Path {
 				data, err := os.ReadFile(f.abs)
 				return data, d.Path, err == nil

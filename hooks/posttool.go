@@ -20,9 +20,9 @@ type postToolInput struct {
 }
 
 // PostTool is the PostToolUse hook on Edit, Write and MultiEdit: when the
-// agent touched a file in the store, the personal store or the local one,
-// it marks the search cache stale so the next prompt checks every file. It
-// prints nothing and never fails.
+// agent touched a file in the store, the personal store, the local one or
+// the user one, it marks the search cache stale so the next prompt checks
+// every file. It prints nothing and never fails.
 func PostTool(in io.Reader) {
 	var hin postToolInput
 	if err := json.NewDecoder(io.LimitReader(in, 64<<20)).Decode(&hin); err != nil {
@@ -43,7 +43,8 @@ func PostTool(in io.Reader) {
 		return
 	}
 	personal, _ := locate.PersonalStore(place.MainWorkTree())
-	if !locate.Within(place.Store, file) && !locate.Within(personal, file) && !locate.Within(place.Local(), file) {
+	if !locate.Within(place.Store, file) && !locate.Within(personal, file) && !locate.Within(place.Local(), file) &&
+		!locate.Within(locate.UserAgents(), file) {
 		return
 	}
 	if err := fresh.Mark(place.CacheDir()); err != nil {

@@ -194,6 +194,25 @@ func (p Place) Local() string {
 	return p.Store + "-local"
 }
 
+// Default reports whether the store is the work tree's own, in its default
+// place (DefaultStore), rather than a directory named by --store or
+// MEM_STORE elsewhere.
+func (p Place) Default() bool {
+	return p.WorkTree != "" && p.Store == filepath.Join(p.WorkTree, filepath.FromSlash(DefaultStore))
+}
+
+// UserAgents is where Claude Code keeps the memories of subagents whose
+// memory scope is "user": <ClaudeDir>/agent-memory, one directory per
+// agent, shared by every project. "" when there is no Claude directory to
+// name.
+func UserAgents() string {
+	dir, err := ClaudeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "agent-memory")
+}
+
 // personalDir is PersonalStore's path, without looking whether it exists;
 // "" when there is no Claude directory to name.
 func personalDir(workTree string) string {

@@ -114,3 +114,26 @@ func TestProjectDir(t *testing.T) {
 		t.Errorf("ProjectDir = %q, %v", got, err)
 	}
 }
+
+func TestDefault(t *testing.T) {
+	for _, c := range []struct {
+		workTree, store string
+		want            bool
+	}{
+		{"/repo", "/repo/.claude/agent-memory", true},
+		{"/repo", "/repo/examples/agent-memory", false}, // named with --store
+		{"/repo", "/elsewhere/.claude/agent-memory", false},
+		{"", "/notes/.claude/agent-memory", false}, // no work tree
+	} {
+		if got := (Place{WorkTree: c.workTree, Store: c.store}).Default(); got != c.want {
+			t.Errorf("Default of store %q in %q = %v, want %v", c.store, c.workTree, got, c.want)
+		}
+	}
+}
+
+func TestUserAgents(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", "/cfg")
+	if got := UserAgents(); got != filepath.FromSlash("/cfg/agent-memory") {
+		t.Errorf("UserAgents = %q, want /cfg/agent-memory", got)
+	}
+}

@@ -9,7 +9,8 @@ import (
 )
 
 // Of returns the search document of memory m, known by slug, at path (as
-// shown to the agent) in store (search.StoreProject, StorePersonal or StoreLocal).
+// shown to the agent) in store (search.StoreProject, StorePersonal,
+// StoreLocal or StoreUser).
 func Of(m *mdparse.Memory, slug, path, store string) search.Doc {
 	return search.Doc{
 		Slug:         slug,

@@ -13,7 +13,7 @@ import (
 type Doc struct {
 	Slug  string
 	Path  string // relative to the repository root, e.g. ".claude/agent-memory/vat-rounding.md"
-	Store string // StoreProject, StorePersonal or StoreLocal
+	Store string // StoreProject, StorePersonal, StoreLocal or StoreUser
 
 	Name, Description, Class string
 	Importance               int // 1-10; 0 = unset (treated as 5)
@@ -69,6 +69,7 @@ const (
 	StoreProject  = "project"  // the repository's store, which mem writes
 	StorePersonal = "personal" // Claude Code's auto memory for the repository, read only
 	StoreLocal    = "local"    // subagents' memory of local scope, not checked in, read only
+	StoreUser     = "user"     // subagents' memory of user scope, shared by every project, read only
 )
 
 // Build indexes docs. Forgotten memories are never passed in.

@@ -22,7 +22,7 @@ func Main(m *testing.M, gitconfig string) {
 		panic(err)
 	}
 	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
-		"EMAIL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "MEM_STORE"} {
+		"EMAIL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "MEM_STORE", "CLAUDE_CONFIG_DIR"} {
 		os.Unsetenv(k)
 	}
 	os.Setenv("HOME", home)
