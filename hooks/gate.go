@@ -307,16 +307,25 @@ func (o *gateObserver) abs(p string) string {
 	return filepath.Clean(p)
 }
 
-// inStore reports whether p lies in the memory store, comparing cleaned
-// paths and, when the store's path holds a symlink, its resolved form.
+// inStore reports whether p lies in a store that mem searches: the
+// project's, or one Claude Code writes memories to (its auto memory for the
+// repository, and the local and user scopes of subagents' memory). Paths
+// are compared cleaned and, where a store's path holds a symlink, in their
+// resolved form.
 func (o *gateObserver) inStore(p string) bool {
 	if o.place.Store == "" {
 		return false
 	}
 	if o.store == nil {
-		o.store = []string{filepath.Clean(o.place.Store)}
-		if r, err := filepath.EvalSymlinks(o.place.Store); err == nil && r != o.store[0] {
-			o.store = append(o.store, r)
+		personal, _ := locate.PersonalStore(o.place.MainWorkTree())
+		for _, root := range []string{o.place.Store, personal, o.place.Local(), locate.UserAgents()} {
+			if root == "" {
+				continue
+			}
+			o.store = append(o.store, filepath.Clean(root))
+			if r, err := filepath.EvalSymlinks(root); err == nil && r != filepath.Clean(root) {
+				o.store = append(o.store, r)
+			}
 		}
 	}
 	for _, root := range o.store {

@@ -149,6 +149,7 @@ func runGateSteps(t *testing.T, lookup bool, steps []gateStep) {
 const storeCmd = `mem store --class decision --name "<what changed>" "<what you learned and why>"`
 
 func TestGate(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(t.TempDir(), "claude"))
 	tests := []struct {
 		name   string
 		lookup bool // the prompt hook injected memories before the first stop
@@ -291,6 +292,33 @@ func TestGate(t *testing.T) {
 					x.edit(".claude/agent-memory/team/x.md")
 					x.say("ok")
 				}, want: 0},
+			},
+		},
+		{
+			name: "writing a memory Claude Code keeps elsewhere counts as storing", lookup: true,
+			steps: []gateStep{
+				{do: func(x *gateTx) {
+					x.edit("a.go")
+					personal, _ := locate.PersonalStore(x.work)
+					x.write(filepath.Join(personal, "vat.md"))
+					x.bash("go test")
+					x.say("ok")
+				}, want: 0},
+				{do: func(x *gateTx) {
+					x.edit("b.go")
+					x.write(".claude/agent-memory-local/reviewer/MEMORY.md")
+					x.say("ok")
+				}, want: 0},
+				{do: func(x *gateTx) {
+					x.edit("c.go")
+					x.write(filepath.Join(locate.UserAgents(), "reviewer", "MEMORY.md"))
+					x.say("ok")
+				}, want: 0},
+				{do: func(x *gateTx) {
+					x.edit("d.go")
+					x.write(filepath.Join(filepath.Dir(locate.UserAgents()), "settings.json"))
+					x.say("ok")
+				}, want: 2, says: []string{"d.go", "settings.json"}},
 			},
 		},
 		{
