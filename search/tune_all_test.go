@@ -12,10 +12,10 @@ import (
 // threshold, and at the one calibrated for p), on two stores the method was
 // not tuned on (application-pipeline and bga-assistant, with prompts of our
 // own), how often each of the three stores stays silent for prompts typed
-// on other projects, how the dev battery does with a log pasted under every
-// prompt and with other things people put around a question, and how small
-// stores cut from the dev store do, so that a change is never judged on the
-// dev battery alone.
+// on other projects, how it does on LoCoMo (a public benchmark), how the dev
+// battery does with a log pasted under every prompt and with other things
+// people put around a question, and how small stores cut from the dev store
+// do, so that a change is never judged on the dev battery alone.
 func judge(t *testing.T, name string, p params) {
 	ix, cases := devIndex(t)
 	dir := shared.Path("external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
@@ -28,6 +28,7 @@ func judge(t *testing.T, name string, p params) {
 	t.Log(fmt.Sprintf("%-22s dev %s | cal %s | unseen h2 %.2f sil %.2f prec %.2f score %d | unseen2 h2 %.2f sil %.2f prec %.2f score %d | foreign silence dev %.2f unseen %.2f unseen2 %.2f",
 		name, measure(ix, cases, &p), calibrate(ix, cases, &p), u.hit2, u.silence, u.precision, u.score,
 		u2.hit2, u2.silence, u2.precision, u2.score, measure(ix, foreign, &p).silence, measure(unseen, foreign, &p).silence, measure(unseen2, foreign, &p).silence))
+	t.Logf("%-22s LoCoMo %s", "", measureLocomo(loadLocomo(t), &p))
 	for _, n := range []int{10, 40, 200} {
 		t.Logf("%-22s dev with a %d-line log pasted: %s", "", n, measure(ix, withPastedLog(cases, n), &p))
 	}
