@@ -1,6 +1,11 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mem-dev/mem/search"
+)
 
 type indexCmd struct {
 	Rebuild bool `help:"Parse every file again instead of only the changed ones."`
@@ -22,7 +27,31 @@ func (c indexCmd) Run(e *env) error {
 	}
 	defer idx.Close()
 	if !c.Quiet {
-		fmt.Fprintf(e.stdout, "indexed %d entries into %s\n", idx.Len(), e.shown(r.Place.IndexPath()))
+		fmt.Fprintf(e.stdout, "indexed %s into %s\n", indexedCount(idx.Docs()), e.shown(r.Place.IndexPath()))
 	}
 	return nil
+}
+
+// indexedCount says how many entries the index holds and, when they come
+// from more than the project's store, how many from each, so that a person
+// sees which of Claude Code's memory directories are searched.
+func indexedCount(docs []search.Doc) string {
+	n := map[string]int{}
+	for _, d := range docs {
+		n[d.Store]++
+	}
+	s := fmt.Sprintf("%d entries", len(docs))
+	if len(docs) == 1 {
+		s = "1 entry"
+	}
+	if len(n) == 0 || len(n) == 1 && n[search.StoreProject] > 0 {
+		return s
+	}
+	var parts []string
+	for _, store := range []string{search.StoreProject, search.StorePersonal, search.StoreLocal, search.StoreUser} {
+		if n[store] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[store], store))
+		}
+	}
+	return s + " (" + strings.Join(parts, ", ") + ")"
 }
