@@ -173,7 +173,8 @@ func ClaudeDir() (string, error) {
 
 // PersonalStore returns Claude Code's auto-memory directory for a work tree
 // (~/.claude/projects/<encoded work tree>/memory, CLAUDE_CONFIG_DIR moves
-// ~/.claude), and whether it exists.
+// ~/.claude, and an autoMemoryDirectory setting moves the whole path), and
+// whether it exists.
 func PersonalStore(workTree string) (string, bool) {
 	dir := personalDir(workTree)
 	if dir == "" {
@@ -214,13 +215,17 @@ func UserAgents() string {
 }
 
 // personalDir is PersonalStore's path, without looking whether it exists;
-// "" when there is no Claude directory to name.
+// "" when there is no Claude directory to name. Claude Code's settings may
+// move it (autoMemoryDirectory).
 func personalDir(workTree string) string {
-	dir, err := ProjectDir(workTree)
+	base, err := ClaudeDir()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "memory")
+	if dir := autoMemoryDir(workTree, base); dir != "" {
+		return dir
+	}
+	return filepath.Join(base, "projects", EncodeProject(workTree), "memory")
 }
 
 // ProjectDir is Claude Code's folder for a work tree, which holds its

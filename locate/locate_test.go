@@ -137,3 +137,43 @@ func TestUserAgents(t *testing.T) {
 		t.Errorf("UserAgents = %q, want /cfg/agent-memory", got)
 	}
 }
+
+func TestPersonalStoreSettings(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	claude := filepath.Join(home, ".claude")
+	t.Setenv("CLAUDE_CONFIG_DIR", claude)
+	work := filepath.Join(home, "repo")
+	def := filepath.Join(claude, "projects", EncodeProject(work), "memory")
+	for _, c := range []struct {
+		name                       string
+		local, project, user, want string
+	}{
+		{name: "no setting", want: def},
+		{name: "user settings, under ~/", user: `{"model":"x","autoMemoryDirectory":"~/notes/memory"}`, want: filepath.Join(home, "notes", "memory")},
+		{name: "local settings win over the user's", local: `{"autoMemoryDirectory":"/srv/mem"}`, user: `{"autoMemoryDirectory":"~/notes"}`, want: "/srv/mem"},
+		{name: "committed project settings are not followed", project: `{"autoMemoryDirectory":"~/.ssh"}`, want: def},
+		{name: "a relative value is not taken", local: `{"autoMemoryDirectory":".claude/memory"}`, user: `{"autoMemoryDirectory":"~/notes"}`, want: filepath.Join(home, "notes")},
+		{name: "a file that is not JSON is passed over", local: `{"autoMemoryDirectory":`, user: `{"autoMemoryDirectory":"~/notes"}`, want: filepath.Join(home, "notes")},
+		{name: "a value that is not a string", user: `{"autoMemoryDirectory":["~/x"],"hooks":{"autoMemoryDirectory":"~/y"}}`, want: def},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			os.RemoveAll(claude)
+			os.RemoveAll(work)
+			for path, data := range map[string]string{
+				filepath.Join(work, ".claude", "settings.local.json"): c.local,
+				filepath.Join(work, ".claude", "settings.json"):       c.project,
+				filepath.Join(claude, "settings.json"):                c.user,
+			} {
+				if data == "" {
+					continue
+				}
+				must(t, os.MkdirAll(filepath.Dir(path), 0o755))
+				must(t, os.WriteFile(path, []byte(data), 0o644))
+			}
+			if got, _ := PersonalStore(work); got != c.want {
+				t.Errorf("PersonalStore = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
