@@ -60,14 +60,18 @@ func settingString(data []byte, key string) string {
 	}
 	var val string
 	err := s.Object(func(k []byte) error {
-		if string(k) != key || s.Kind() != '"' {
+		if string(k) != key {
+			return s.Skip()
+		}
+		val = "" // the last of duplicate keys wins, as in encoding/json
+		if s.Kind() != '"' {
 			return s.Skip()
 		}
 		v, err := s.String()
 		val = v
 		return err
 	})
-	if err != nil {
+	if err != nil || s.End() != nil {
 		return ""
 	}
 	return val
