@@ -128,8 +128,9 @@ func (r *Repo) refresh() (*search.Index, error) {
 // will read again: those whose directories are all gone, the user scope's
 // aside as it outlives every store (a store whose repository was moved, or
 // which was deleted), and those built from this very store and personal
-// store under another name (an older mem keyed its caches differently). The caches of other --store paths that still exist,
-// and of this store under another CLAUDE_CONFIG_DIR, stay.
+// store under another name (an older mem keyed its caches differently).
+// The caches of other --store paths that still exist, and of this store
+// under another CLAUDE_CONFIG_DIR, stay.
 func (r *Repo) pruneCaches() {
 	personal, _ := locate.PersonalStore(r.Place.MainWorkTree())
 	users := locate.UserAgents()

@@ -108,7 +108,7 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 		// repository): asking for `mem store` would create a store here.
 		return GateResult{}, nil
 	}
-	path := gateExpandHome(in.TranscriptPath)
+	path := locate.ExpandHome(in.TranscriptPath)
 	dir := filepath.Join(place.CacheDir(), "gate")
 	statePath := filepath.Join(dir, gateFileName(in.SessionID)+".json")
 	st, existed, err := loadGateState(statePath)
@@ -300,7 +300,7 @@ func (o *gateObserver) observe(e transcript.Entry) error {
 }
 
 func (o *gateObserver) abs(p string) string {
-	p = gateExpandHome(p)
+	p = locate.ExpandHome(p)
 	if !filepath.IsAbs(p) && o.cwd != "" {
 		p = filepath.Join(o.cwd, p)
 	}
@@ -537,13 +537,4 @@ func gateFileName(id string) string {
 		b = fmt.Appendf(b, "-%08x", h.Sum32())
 	}
 	return string(b)
-}
-
-func gateExpandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return p
 }

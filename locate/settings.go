@@ -44,7 +44,7 @@ func autoMemoryDir(workTree, claudeDir string) string {
 		if err != nil {
 			continue
 		}
-		if dir := expandHome(settingString(data, autoMemorySetting)); filepath.IsAbs(dir) {
+		if dir := ExpandHome(settingString(data, autoMemorySetting)); filepath.IsAbs(dir) {
 			return filepath.Clean(dir)
 		}
 	}
@@ -77,16 +77,13 @@ func settingString(data []byte, key string) string {
 	return val
 }
 
-// expandHome turns a leading ~/ into the home directory; any other value
-// is returned as it is.
-func expandHome(p string) string {
-	rest, ok := strings.CutPrefix(p, "~/")
-	if !ok {
-		return p
+// ExpandHome turns a leading ~/ into the home directory; any other path,
+// or any path when the home directory is unknown, is returned as it is.
+func ExpandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, rest)
+	return p
 }
