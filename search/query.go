@@ -31,7 +31,7 @@ func (t qterm) written() bool { return t.prompt && !t.expansion && t.weight >= w
 const (
 	weightProse    = 1.0
 	weightCode     = 0.5 // pasted logs, stack traces, code blocks
-	weightPrevious = 0.35
+	weightPrevious = 0.2 // params.previous, so that a query's logged weights are the ones ranking uses
 )
 
 // ParseQuery builds a query from a user prompt and, optionally, the text of
