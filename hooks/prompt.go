@@ -391,7 +391,7 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// logDecision appends one line to injections.jsonl: what the hook saw and
+// logDecision appends one line to the decision log: what the hook saw and
 // did (time, session, cleaned query, injected or not, results and scores),
 // so a person can review what was injected and what was kept quiet.
 func logDecision(cacheDir string, now time.Time, session string, q search.Query, results []search.Result) {
@@ -422,5 +422,5 @@ func logDecision(cacheDir string, now time.Time, session string, q search.Query,
 		b = append(b, ']')
 	}
 	b = append(b, '}')
-	logfile.Append(filepath.Join(cacheDir, "injections.jsonl"), string(b))
+	logfile.Append(filepath.Join(cacheDir, DecisionLog), string(b))
 }

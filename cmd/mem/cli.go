@@ -23,30 +23,31 @@ type cli struct {
 	Store string `help:"Store directory (default: .claude/agent-memory in the work tree, or $MEM_STORE)." placeholder:"DIR"`
 	C     string `name:"directory" short:"C" help:"Run as if started in DIR." placeholder:"DIR"`
 
-	Init      initCmd      `cmd:"" help:"Create the store (and a git repository if none), print what was made."`
-	StoreCmd  storeCmd     `cmd:"" name:"store" help:"Write a memory and commit it; prints the slug."`
-	Show      showCmd      `cmd:"" help:"Print one memory."`
-	List      listCmd      `cmd:"" help:"List memories."`
-	Search    searchCmd    `cmd:"" help:"Search memories as the prompt hook would; prints nothing when nothing is relevant."`
-	Forget    forgetCmd    `cmd:"" help:"Mark a memory forgotten (the file stays; undo with mem undo)."`
-	Log       logCmd       `cmd:"" help:"Show mem's commits: the audit trail."`
-	Undo      undoCmd      `cmd:"" help:"Revert one mem commit."`
-	Budget    budgetCmd    `cmd:"" help:"Check MEMORY.md against Claude Code's 200-line / 25,000-byte load limit."`
-	Index     indexCmd     `cmd:"" help:"Build or refresh the search index cache."`
-	Eval      evalCmd      `cmd:"" help:"Measure retrieval on a battery of prompts."`
-	Hook      hookCmd      `cmd:"" help:"Claude Code hook handlers (prefer the lean mem-hook binary)."`
-	Gate      gateCmd      `cmd:"" help:"Claude Code Stop hook: block when files were edited and nothing was stored."`
-	Install   installCmd   `cmd:"" help:"Wire mem into Claude Code and other agents: hooks, pre-commit, MCP config, the memory rule."`
-	Uninstall uninstallCmd `cmd:"" help:"Remove exactly what mem install added."`
-	Doctor    doctorCmd    `cmd:"" help:"Check the setup; one line per problem and how to fix it."`
-	Verify    verifyCmd    `cmd:"" help:"Probe the memories' claims (paths, branches, merged PRs, URLs, commits); label failures unverified."`
-	Capture   captureCmd   `cmd:"" help:"Propose memories from a session transcript (what was decided or learned, and why) and store the new ones."`
-	Enrich    enrichCmd    `cmd:"" help:"Write aliases: the words a person would type when they need a memory."`
-	Curate    curateCmd    `cmd:"" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
-	Review    reviewCmd    `cmd:"" help:"The curation review queue: list, accept, reject."`
-	Profile   profileCmd   `cmd:"" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
-	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`
-	Precommit precommitCmd `cmd:"" hidden:"" help:"The git pre-commit check."`
+	Init       initCmd       `cmd:"" help:"Create the store (and a git repository if none), print what was made."`
+	StoreCmd   storeCmd      `cmd:"" name:"store" help:"Write a memory and commit it; prints the slug."`
+	Show       showCmd       `cmd:"" help:"Print one memory."`
+	List       listCmd       `cmd:"" help:"List memories."`
+	Search     searchCmd     `cmd:"" help:"Search memories as the prompt hook would; prints nothing when nothing is relevant."`
+	Forget     forgetCmd     `cmd:"" help:"Mark a memory forgotten (the file stays; undo with mem undo)."`
+	Log        logCmd        `cmd:"" help:"Show mem's commits: the audit trail."`
+	Undo       undoCmd       `cmd:"" help:"Revert one mem commit."`
+	Budget     budgetCmd     `cmd:"" help:"Check MEMORY.md against Claude Code's 200-line / 25,000-byte load limit."`
+	Index      indexCmd      `cmd:"" help:"Build or refresh the search index cache."`
+	Eval       evalCmd       `cmd:"" help:"Measure retrieval on a battery of prompts."`
+	Injections injectionsCmd `cmd:"" help:"Show what the prompt hook injected, or kept quiet about, for the last prompts."`
+	Hook       hookCmd       `cmd:"" help:"Claude Code hook handlers (prefer the lean mem-hook binary)."`
+	Gate       gateCmd       `cmd:"" help:"Claude Code Stop hook: block when files were edited and nothing was stored."`
+	Install    installCmd    `cmd:"" help:"Wire mem into Claude Code and other agents: hooks, pre-commit, MCP config, the memory rule."`
+	Uninstall  uninstallCmd  `cmd:"" help:"Remove exactly what mem install added."`
+	Doctor     doctorCmd     `cmd:"" help:"Check the setup; one line per problem and how to fix it."`
+	Verify     verifyCmd     `cmd:"" help:"Probe the memories' claims (paths, branches, merged PRs, URLs, commits); label failures unverified."`
+	Capture    captureCmd    `cmd:"" help:"Propose memories from a session transcript (what was decided or learned, and why) and store the new ones."`
+	Enrich     enrichCmd     `cmd:"" help:"Write aliases: the words a person would type when they need a memory."`
+	Curate     curateCmd     `cmd:"" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
+	Review     reviewCmd     `cmd:"" help:"The curation review queue: list, accept, reject."`
+	Profile    profileCmd    `cmd:"" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
+	MCP        mcpCmd        `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`
+	Precommit  precommitCmd  `cmd:"" hidden:"" help:"The git pre-commit check."`
 
 	Transcripts transcriptsCmd `cmd:"" help:"The index of past Claude Code sessions: prompts, tool calls, shell commands, failures."`
 	Skills      skillsCmd      `cmd:"" help:"Inert skill drafts from procedures that recur across sessions; a person promotes or rejects them."`

@@ -1,0 +1,61 @@
+package hooks
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// DecisionLog is the prompt hook's log, in the cache directory, of what it
+// did with every prompt; past 4 MB it moves to DecisionLog + ".1".
+const DecisionLog = "injections.jsonl"
+
+// Decision is one line of the decision log: what the prompt hook made of
+// one prompt and what it injected, if anything.
+type Decision struct {
+	Time     string           `json:"time"` // RFC 3339, UTC
+	Session  string           `json:"session,omitempty"`
+	Query    string           `json:"query"` // the cleaned query: "+" marks the previous turn's terms, "@" entities
+	Injected bool             `json:"injected"`
+	Results  []DecisionResult `json:"results,omitempty"`
+}
+
+// DecisionResult is one memory a decision injected, with its score.
+type DecisionResult struct {
+	Slug  string  `json:"slug"`
+	Score float64 `json:"score"`
+}
+
+// Decisions reads the decision log in cacheDir, oldest first: the moved
+// file, then the current one. A line that does not decode (one cut short
+// when a disk filled) is passed over; a missing log is no decisions.
+func Decisions(cacheDir string) ([]Decision, error) {
+	var out []Decision
+	path := filepath.Join(cacheDir, DecisionLog)
+	for _, p := range []string{path + ".1", path} {
+		f, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var d Decision
+			if json.Unmarshal(sc.Bytes(), &d) == nil && d.Time != "" {
+				out = append(out, d)
+			}
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

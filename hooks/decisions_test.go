@@ -1,0 +1,45 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mem-dev/mem/search"
+)
+
+// TestDecisions reads back what logDecision wrote, the moved log first, and
+// passes over a line cut short.
+func TestDecisions(t *testing.T) {
+	dir := t.TempDir()
+	if got, err := Decisions(dir); err != nil || len(got) != 0 {
+		t.Fatalf("no log: %v, %v", got, err)
+	}
+	older := `{"time":"2026-11-01T10:00:00Z","session":"s0","query":"old","injected":false}` + "\n" +
+		`{"time":"2026-11-01T10:00:01Z","sess` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, DecisionLog+".1"), []byte(older), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	q := search.ParseQuery("why is spanish vat a cent off?", "")
+	logDecision(dir, now, "s1", q, []search.Result{{Slug: "vat-rounding", Score: 0.5}})
+	logDecision(dir, now.Add(time.Second), "s1", search.ParseQuery("ok go ahead", ""), nil)
+
+	got, err := Decisions(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("got %d decisions, want 3: %+v", len(got), got)
+	}
+	if got[0].Query != "old" || got[1].Session != "s1" || !got[1].Injected || got[2].Injected {
+		t.Errorf("decisions out of order or wrong: %+v", got)
+	}
+	if r := got[1].Results; len(r) != 1 || r[0].Slug != "vat-rounding" || r[0].Score != 0.5 || got[1].Query != q.String() {
+		t.Errorf("decision 2 = %+v, want vat-rounding at 0.5 for %q", got[1], q.String())
+	}
+	if got[1].Time != "2026-11-02T09:00:00Z" {
+		t.Errorf("time = %q", got[1].Time)
+	}
+}
