@@ -15,6 +15,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // DefaultStore is the store's place in a work tree: the directory Claude
@@ -121,7 +123,7 @@ func findRepo(dir string) (Place, error) {
 
 // readGitFile reads a `gitdir: PATH` file (linked worktrees, submodules).
 func readGitFile(path string) (string, bool) {
-	b, err := os.ReadFile(path)
+	b, err := rawfile.ReadFile(path)
 	if err != nil {
 		return "", false
 	}
@@ -138,7 +140,7 @@ func readGitFile(path string) (string, bool) {
 
 // commonDir follows a linked worktree's `commondir` file to the shared git dir.
 func commonDir(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := rawfile.ReadFile(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}

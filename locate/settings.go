@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/internal/jsonscan"
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // autoMemorySetting is the settings key that moves Claude Code's auto
@@ -40,7 +41,7 @@ func settingsFiles(workTree, claudeDir string) []string {
 // that is missing or not JSON is passed over.
 func autoMemoryDir(workTree, claudeDir string) string {
 	for _, f := range settingsFiles(workTree, claudeDir) {
-		data, err := os.ReadFile(f)
+		data, err := rawfile.ReadFile(f)
 		if err != nil {
 			continue
 		}

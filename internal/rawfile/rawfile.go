@@ -5,10 +5,24 @@
 // descriptor wrapped by os.NewFile is never registered.
 package rawfile
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
 // Open is os.OpenFile without poller registration where the platform
 // allows it.
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return open(path, flag, perm)
+}
+
+// ReadFile is os.ReadFile without poller registration where the platform
+// allows it.
+func ReadFile(path string) ([]byte, error) {
+	f, err := Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

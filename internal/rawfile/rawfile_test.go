@@ -23,6 +23,12 @@ func TestOpen(t *testing.T) {
 	if b, _ := os.ReadFile(p); string(b) != "one\ntwo\n" {
 		t.Errorf("appended %q", b)
 	}
+	if b, err := ReadFile(p); err != nil || string(b) != "one\ntwo\n" {
+		t.Errorf("ReadFile = %q, %v", b, err)
+	}
+	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile of a missing file: err = %v, want ErrNotExist", err)
+	}
 	if _, err := Open(filepath.Join(t.TempDir(), "missing"), os.O_RDONLY, 0); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: err = %v, want ErrNotExist", err)
 	}
