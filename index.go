@@ -166,7 +166,7 @@ func (r *Repo) pruneCaches() {
 type sourceFile struct {
 	rel, abs, shown string
 	stamp           fresh.Stamp
-	store           string // search.StoreProject, StorePersonal, StoreLocal or StoreUser: the label its entries carry
+	store           string // one of search.Stores: the label its entries carry
 }
 
 // sourceFiles lists the files the index reads, and the stamps of those

@@ -9,8 +9,7 @@ import (
 )
 
 // Of returns the search document of memory m, known by slug, at path (as
-// shown to the agent) in store (search.StoreProject, StorePersonal,
-// StoreLocal or StoreUser).
+// shown to the agent) in store (one of search.Stores).
 func Of(m *mdparse.Memory, slug, path, store string) search.Doc {
 	return search.Doc{
 		Slug:         slug,

@@ -13,7 +13,7 @@ import (
 type Doc struct {
 	Slug  string
 	Path  string // relative to the repository root, e.g. ".claude/agent-memory/vat-rounding.md"
-	Store string // StoreProject, StorePersonal, StoreLocal or StoreUser
+	Store string // one of Stores
 
 	Name, Description, Class string
 	Importance               int // 1-10; 0 = unset (treated as 5)
@@ -72,10 +72,16 @@ const (
 	StoreUser     = "user"     // subagents' memory of user scope, shared by every project, read only
 )
 
+// Stores are the store labels, the project's first.
+var Stores = [...]string{StoreProject, StorePersonal, StoreLocal, StoreUser}
+
 // Build indexes docs. Forgotten memories are never passed in.
 func Build(docs []Doc) *Index {
-	data := encode(docs)
-	ix, err := load(data)
+	b := newBuilder(len(docs))
+	for i := range docs {
+		b.add(&docs[i])
+	}
+	ix, err := load(b.encode())
 	if err != nil {
 		panic("search: build produced an unreadable index: " + err.Error())
 	}
@@ -337,15 +343,6 @@ func (b *builder) encode() []byte {
 		secDocs:    append(b.table, b.recs...),
 		secSources: appendSources(nil, nil),
 	})
-}
-
-// encode lays out docs in the cache format.
-func encode(docs []Doc) []byte {
-	b := newBuilder(len(docs))
-	for i := range docs {
-		b.add(&docs[i])
-	}
-	return b.encode()
 }
 
 // lookup returns the dictionary entry of term, or -1.

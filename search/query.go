@@ -119,6 +119,10 @@ func capPaste(terms []qterm) {
 // pairs cost a stemming and a lookup each and seldom find anything.
 const maxJoins = 24
 
+// maxJoinedLen is the longest joined word a pair may make, in bytes: two
+// long words side by side are seldom one word.
+const maxJoinedLen = 24
+
 // joins calls fn with the term of each pair of adjacent words of prose
 // written as one word ("fall back" → "fallback", "file name" →
 // "filename"), until fn returns false: a store may spell joined what a
@@ -131,7 +135,7 @@ func joins(text string, fn func(term string) bool) {
 			prev = ""
 			continue
 		}
-		if prev != "" && len(prev)+len(word) <= 24 {
+		if prev != "" && len(prev)+len(word) <= maxJoinedLen {
 			if term := wordTerm(prev + word); term != "" && !fn(term) {
 				return
 			}
@@ -539,7 +543,8 @@ func isTicketID(s string) bool {
 
 // looksLikeLog reports whether a line reads like machine output rather than
 // prose: a timestamp or log level up front, a stack frame, a diff line, or
-// few letters among many symbols.
+// few letters among many symbols. (The lines that open a stack trace or a
+// diff are startsBlock's, which eachSegment asks first.)
 func looksLikeLog(line string) bool {
 	if line == "" {
 		return false
@@ -547,10 +552,7 @@ func looksLikeLog(line string) bool {
 	switch {
 	case strings.HasPrefix(line, "at ") && strings.ContainsAny(line, "(:"),
 		strings.HasPrefix(line, "File \""), strings.HasPrefix(line, "Traceback"),
-		strings.HasPrefix(line, "goroutine "), strings.HasPrefix(line, "panic:"),
-		strings.HasPrefix(line, "diff --git"), strings.HasPrefix(line, "@@ "),
-		strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "),
-		strings.HasPrefix(line, "$ "):
+		strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "$ "):
 		return true
 	}
 	// Leading date or time: 2026-11-10, 14:02:11.

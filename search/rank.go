@@ -76,7 +76,7 @@ var defaults = params{
 	superseded: 0.5,
 	relative:   0.7,
 	relative3:  0.9,
-	previous:   0.2,
+	previous:   weightPrevious,
 	expand:     0.7,
 	join:       0.7,
 	cover:      0.1,
@@ -159,9 +159,10 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 			unseenMass += t.weight
 		}
 	}
-	// Words the prompt spells apart and the store joined count as a
-	// synonym does: a memory that has the joined word gains, and the bar
-	// for the others stays where it was.
+	// Words the prompt spells apart and the store joined add to the
+	// memories that have the joined word, beside what the two words score
+	// apart; like a synonym, a joined word does not raise the best possible
+	// score, so the bar for the others stays where it was.
 	for _, j := range q.joins {
 		if e := ix.lookup(j); e >= 0 && !slices.ContainsFunc(stats, func(st termStat) bool { return st.term == j }) {
 			stats = append(stats, termStat{qterm: qterm{term: j, weight: p.join, prompt: true, expansion: true}, entry: e, idf: ix.idf(ix.docFreq(e))})

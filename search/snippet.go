@@ -122,14 +122,14 @@ func units(line string) iter.Seq[string] {
 	}
 }
 
-// snippet is what a reader is shown of memory d: its description, and the
-// line (or a long line's sentence) of its body that meets the most of the query's terms that its name
-// and description do not (by weight × idf, each term once); without a
-// description, the line that meets the most of the query, else the body's
-// first. A section of a long MEMORY.md or an unsummarised topic file is
-// many facts, and its first line is seldom the one the prompt is about; a
-// name and description that already show why the memory was found need no
-// more.
+// snippet is what a reader is shown of memory d: its description, then the
+// line (or a long line's sentence) of its body that meets the most of the
+// query's terms that its name and description do not (by weight × idf,
+// each term once), when one does; without a description, that line, else
+// the body's first. A section of a long MEMORY.md or an unsummarised topic
+// file is many facts, and its first line is seldom the one the prompt is
+// about; a name and description that already show why the memory was
+// found need no more.
 func (h *highlighter) snippet(d Doc) string {
 	desc := strings.TrimSpace(d.Description)
 	var shown []string

@@ -42,7 +42,7 @@ func tokenizeCached(text string, cache map[string]string, stop func() bool, emit
 
 // trimPunct trims punctuation that surrounds a chunk but is not part of it.
 func trimPunct(s string) string {
-	if len(s) > 0 && isASCIIAlnum(s[0]) && isASCIIAlnum(s[len(s)-1]) {
+	if len(s) > 0 && isWordByte(s[0]) && isWordByte(s[len(s)-1]) {
 		return s // most chunks: nothing to trim
 	}
 	isEdge := func(r rune) bool {
@@ -52,10 +52,6 @@ func trimPunct(s string) string {
 	s = strings.TrimRightFunc(s, isEdge)
 	s = strings.TrimLeft(s, "./")
 	return s
-}
-
-func isASCIIAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 func isSep(r rune) bool {

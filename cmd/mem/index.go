@@ -48,7 +48,7 @@ func indexedCount(docs []search.Doc) string {
 		return s
 	}
 	var parts []string
-	for _, store := range []string{search.StoreProject, search.StorePersonal, search.StoreLocal, search.StoreUser} {
+	for _, store := range search.Stores {
 		if n[store] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[store], store))
 		}
