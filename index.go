@@ -83,7 +83,8 @@ func (r *Repo) refreshLocked() {
 // are carried over for the rest (search.Update); a missing or damaged cache
 // is rebuilt from every file.
 func (r *Repo) refresh() (*search.Index, error) {
-	old, _ := search.Open(r.Place.IndexPath())
+	path := r.Place.IndexPath() // reads Claude Code's settings: once
+	old, _ := search.Open(path)
 	oldStamps := map[string]fresh.Stamp{}
 	if old != nil {
 		defer old.Close()
@@ -112,12 +113,12 @@ func (r *Repo) refresh() (*search.Index, error) {
 		ix = search.Build(r.parse(files))
 		// A cache built from nothing is often a repository that moved or a
 		// store that was deleted: their caches would stay forever.
-		r.pruneCaches()
+		r.pruneCaches(path)
 	}
 	if err := os.MkdirAll(r.Place.CacheDir(), 0o755); err != nil {
 		return ix, fmt.Errorf("create cache dir: %w", err)
 	}
-	if err := ix.WriteFile(r.Place.IndexPath(), stamps); err != nil {
+	if err := ix.WriteFile(path, stamps); err != nil {
 		return ix, fmt.Errorf("write index: %w", err)
 	}
 	fresh.Clear(r.Place.CacheDir())
@@ -130,13 +131,13 @@ func (r *Repo) refresh() (*search.Index, error) {
 // which was deleted), and those built from this very store and personal
 // store under another name (an older mem keyed its caches differently).
 // The caches of other --store paths that still exist, and of this store
-// under another CLAUDE_CONFIG_DIR, stay.
-func (r *Repo) pruneCaches() {
+// under another CLAUDE_CONFIG_DIR, stay. current is this store's cache.
+func (r *Repo) pruneCaches(current string) {
 	personal, _ := locate.PersonalStore(r.Place.MainWorkTree())
 	users := locate.UserAgents()
 	others, _ := filepath.Glob(filepath.Join(r.Place.CacheDir(), "index-*.bin"))
 	for _, path := range others {
-		if path == r.Place.IndexPath() {
+		if path == current {
 			continue
 		}
 		ix, err := search.Open(path)
@@ -192,10 +193,17 @@ func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
 	for d := range dirs {
 		stamps = append(stamps, fresh.Of(r.abs(d), fresh.Dir))
 	}
+	rfiles, rstamps := r.readOnlyFiles()
+	return slices.Concat(files, rfiles), slices.Concat(stamps, rstamps), nil
+}
+
+// readOnlyFiles lists the files of the stores mem reads but never writes:
+// Claude Code's auto memory and subagents' local and user memories.
+func (r *Repo) readOnlyFiles() ([]sourceFile, []fresh.Stamp) {
 	pfiles, pstamps := r.personal()
 	lfiles, lstamps := r.local()
 	ufiles, ustamps := r.user()
-	return slices.Concat(files, pfiles, lfiles, ufiles), slices.Concat(stamps, pstamps, lstamps, ustamps), nil
+	return slices.Concat(pfiles, lfiles, ufiles), slices.Concat(pstamps, lstamps, ustamps)
 }
 
 // local lists the memories of subagents whose memory scope is "local":
@@ -216,7 +224,7 @@ func (r *Repo) user() ([]sourceFile, []fresh.Stamp) {
 	if !r.Place.Default() || root == "" || root == r.Place.Store {
 		return nil, nil
 	}
-	return scopeFiles(root, search.StoreUser, shownPersonal)
+	return scopeFiles(root, search.StoreUser, locate.ShortHome)
 }
 
 // scopeFiles lists the markdown files under root, a subagent memory
@@ -283,7 +291,7 @@ func (r *Repo) personal() ([]sourceFile, []fresh.Stamp) {
 			continue
 		}
 		abs := filepath.Join(dir, name)
-		f := sourceFile{rel: name, abs: abs, shown: shownPersonal(abs), stamp: fresh.Of(abs, fresh.File), store: search.StorePersonal}
+		f := sourceFile{rel: name, abs: abs, shown: locate.ShortHome(abs), stamp: fresh.Of(abs, fresh.File), store: search.StorePersonal}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 	}
@@ -314,17 +322,6 @@ func (r *Repo) parse(files []sourceFile) []search.Doc {
 		docs = append(docs, d...)
 	}
 	return docs
-}
-
-// shownPersonal writes a path under the home directory as ~/…, the way a
-// person reads it.
-func shownPersonal(abs string) string {
-	if home, err := os.UserHomeDir(); err == nil && locate.Within(home, abs) {
-		if rel, err := filepath.Rel(home, abs); err == nil {
-			return "~/" + filepath.ToSlash(rel)
-		}
-	}
-	return filepath.ToSlash(abs)
 }
 
 // docsOf turns one file into index entries: a memory is one entry; a

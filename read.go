@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -47,14 +46,16 @@ func (r *Repo) Show(slug string) ([]byte, string, error) {
 }
 
 // showIndexed finds slug among the search index's entries that load cannot
-// read: MEMORY.md sections, and the personal, local and user stores' memories,
-// whose files the index's own listings name.
+// read: MEMORY.md sections, and the read-only stores' memories, whose files
+// the index's own listings name.
 func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 	ix, err := r.Index(context.Background())
 	if err != nil {
 		return nil, "", false
 	}
 	defer ix.Close()
+	var files []sourceFile // the read-only stores' files, listed at the first need
+	listed := false
 	for _, d := range ix.Docs() {
 		switch {
 		case d.Slug != slug:
@@ -64,10 +65,11 @@ func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 		case d.Store == search.StoreProject:
 			continue // a project memory is load's to read
 		}
-		personal, _ := r.personal()
-		local, _ := r.local()
-		user, _ := r.user()
-		for _, f := range slices.Concat(personal, local, user) {
+		if !listed {
+			files, _ = r.readOnlyFiles()
+			listed = true
+		}
+		for _, f := range files {
 			if f.shown == d.Path {
 				data, err := os.ReadFile(f.abs)
 				return data, d.Path, err == nil

@@ -307,21 +307,15 @@ func (o *gateObserver) abs(p string) string {
 	return filepath.Clean(p)
 }
 
-// inStore reports whether p lies in a store that mem searches: the
-// project's, or one Claude Code writes memories to (its auto memory for the
-// repository, and the local and user scopes of subagents' memory). Paths
-// are compared cleaned and, where a store's path holds a symlink, in their
-// resolved form.
+// inStore reports whether p lies in one of the memory directories mem
+// searches (locate.Place.MemoryDirs). Paths are compared cleaned and, where
+// a directory's path holds a symlink, in their resolved form.
 func (o *gateObserver) inStore(p string) bool {
 	if o.place.Store == "" {
 		return false
 	}
 	if o.store == nil {
-		personal, _ := locate.PersonalStore(o.place.MainWorkTree())
-		for _, root := range []string{o.place.Store, personal, o.place.Local(), locate.UserAgents()} {
-			if root == "" {
-				continue
-			}
+		for _, root := range o.place.MemoryDirs() {
 			o.store = append(o.store, filepath.Clean(root))
 			if r, err := filepath.EvalSymlinks(root); err == nil && r != filepath.Clean(root) {
 				o.store = append(o.store, r)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/mem-dev/mem/fresh"
@@ -20,9 +21,9 @@ type postToolInput struct {
 }
 
 // PostTool is the PostToolUse hook on Edit, Write and MultiEdit: when the
-// agent touched a file in the store, the personal store, the local one or
-// the user one, it marks the search cache stale so the next prompt checks
-// every file. It prints nothing and never fails.
+// agent touched a file in one of the place's memory directories
+// (locate.Place.MemoryDirs), it marks the search cache stale so the next
+// prompt checks every file. It prints nothing and never fails.
 func PostTool(in io.Reader) {
 	var hin postToolInput
 	if err := json.NewDecoder(io.LimitReader(in, 64<<20)).Decode(&hin); err != nil {
@@ -42,9 +43,7 @@ func PostTool(in io.Reader) {
 	if err != nil {
 		return
 	}
-	personal, _ := locate.PersonalStore(place.MainWorkTree())
-	if !locate.Within(place.Store, file) && !locate.Within(personal, file) && !locate.Within(place.Local(), file) &&
-		!locate.Within(locate.UserAgents(), file) {
+	if !slices.ContainsFunc(place.MemoryDirs(), func(dir string) bool { return locate.Within(dir, file) }) {
 		return
 	}
 	if err := fresh.Mark(place.CacheDir()); err != nil {

@@ -3,7 +3,8 @@
 //
 // It is on the prompt path, so it only stats and reads a few small files:
 // the `.git` entry of each ancestor, a worktree's `gitdir:` file and its
-// `commondir`. Everything mem caches lives under <CommonDir>/mem/, shared by
+// `commondir`, and the Claude Code settings that may move the auto memory
+// (settings.go). Everything mem caches lives under <CommonDir>/mem/, shared by
 // all worktrees of one repository and never committed.
 package locate
 
@@ -187,9 +188,10 @@ func PersonalStore(workTree string) (string, bool) {
 }
 
 // Local is where Claude Code keeps the memories of subagents whose memory
-// scope is "local" (not checked in): .claude/agent-memory-local, beside a
-// store in the default place (.claude/agent-memory); "" for a store
-// elsewhere. Derived from the store, it shares the store's cache.
+// scope is "local" (not checked in): <store>-local beside a store named
+// agent-memory (.claude/agent-memory-local for the default place); "" for
+// a store by any other name. Derived from the store, it shares the store's
+// cache.
 func (p Place) Local() string {
 	if filepath.Base(p.Store) != path.Base(DefaultStore) {
 		return ""
@@ -214,6 +216,21 @@ func UserAgents() string {
 		return ""
 	}
 	return filepath.Join(dir, "agent-memory")
+}
+
+// MemoryDirs are the directories whose markdown mem searches for this
+// place: its store, Claude Code's auto memory for the repository and the
+// local and user scopes of subagents' memory; those that cannot be named
+// are left out. A file an agent writes under one of them is a memory.
+func (p Place) MemoryDirs() []string {
+	personal, _ := PersonalStore(p.MainWorkTree())
+	var dirs []string
+	for _, d := range [...]string{p.Store, personal, p.Local(), UserAgents()} {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // personalDir is PersonalStore's path, without looking whether it exists;
@@ -258,9 +275,10 @@ func EncodeProject(dir string) string {
 
 // IndexPath is the search cache of this place's store. Caches are keyed by
 // the store's path, so a --store override never reads another store's
-// cache, and by the personal store's path it also indexes, so a changed
-// CLAUDE_CONFIG_DIR is a cache not yet built rather than one that still
-// looks fresh because it only stamped the old directory.
+// cache, and by the personal store's path it also indexes, so that moving
+// the auto memory (CLAUDE_CONFIG_DIR, autoMemoryDirectory) gives a cache
+// not yet built rather than one that still looks fresh because it only
+// stamped the old directory.
 func (p Place) IndexPath() string {
 	h := fnv.New64a()
 	h.Write([]byte(p.Store))
@@ -269,4 +287,26 @@ func (p Place) IndexPath() string {
 		h.Write([]byte(personalDir(p.MainWorkTree())))
 	}
 	return filepath.Join(p.CacheDir(), fmt.Sprintf("index-%016x.bin", h.Sum64()))
+}
+
+// ExpandHome turns a leading ~/ into the home directory; any other path,
+// or any path when the home directory is unknown, is returned as it is.
+func ExpandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+// ShortHome writes a path under the home directory as ~/…, the way a
+// person reads it: ExpandHome's inverse.
+func ShortHome(abs string) string {
+	if home, err := os.UserHomeDir(); err == nil && Within(home, abs) {
+		if rel, err := filepath.Rel(home, abs); err == nil {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(abs)
 }

@@ -177,3 +177,20 @@ func TestPersonalStoreSettings(t *testing.T) {
 		})
 	}
 }
+
+func TestHomePaths(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, c := range []struct{ short, abs string }{
+		{"~/notes/memory", filepath.Join(home, "notes", "memory")},
+		{"~/..claude/x.md", filepath.Join(home, "..claude", "x.md")},
+		{"/srv/mem", "/srv/mem"},
+	} {
+		if got := ExpandHome(c.short); got != c.abs {
+			t.Errorf("ExpandHome(%q) = %q, want %q", c.short, got, c.abs)
+		}
+		if got := ShortHome(c.abs); got != filepath.ToSlash(c.short) {
+			t.Errorf("ShortHome(%q) = %q, want %q", c.abs, got, c.short)
+		}
+	}
+}

@@ -1,10 +1,8 @@
 package locate
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/mem-dev/mem/internal/jsonscan"
 	"github.com/mem-dev/mem/internal/rawfile"
@@ -76,15 +74,4 @@ func settingString(data []byte, key string) string {
 		return ""
 	}
 	return val
-}
-
-// ExpandHome turns a leading ~/ into the home directory; any other path,
-// or any path when the home directory is unknown, is returned as it is.
-func ExpandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return p
 }
