@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mem-dev/mem/internal/logfile"
 )
 
 // DecisionLog is the prompt hook's log, in the cache directory, of what it
-// did with every prompt; past 4 MB it moves to DecisionLog + ".1".
+// did with every prompt; logfile rotates it.
 const DecisionLog = "injections.jsonl"
 
 // Decision is one line of the decision log: what the prompt hook made of
@@ -29,13 +31,12 @@ type DecisionResult struct {
 	Score float64 `json:"score"`
 }
 
-// Decisions reads the decision log in cacheDir, oldest first: the moved
-// file, then the current one. A line that does not decode (one cut short
+// Decisions reads the decision log in cacheDir, oldest first, across its
+// generations. A line that does not decode (one cut short
 // when a disk filled) is passed over; a missing log is no decisions.
 func Decisions(cacheDir string) ([]Decision, error) {
 	var out []Decision
-	path := filepath.Join(cacheDir, DecisionLog)
-	for _, p := range []string{path + ".1", path} {
+	for _, p := range logfile.Generations(filepath.Join(cacheDir, DecisionLog)) {
 		f, err := os.Open(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

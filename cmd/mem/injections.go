@@ -52,7 +52,7 @@ func (c injectionsCmd) Run(e *env) error {
 	}
 	for _, d := range shown {
 		what := "silent"
-		if len(d.Results) > 0 {
+		if d.Injected {
 			var rs []string
 			for _, res := range d.Results {
 				rs = append(rs, fmt.Sprintf("%s %.2f", res.Slug, res.Score))

@@ -42,7 +42,8 @@ func Since(path string, since time.Time) (n int, last string) {
 	return n, last
 }
 
-// maxBytes is the size at which a log moves to <name>.1, replacing the one
+// maxBytes is the size at which a log moves to <name>.1 (Generations),
+// replacing the one
 // before: the decision log is written on every prompt and must not grow for
 // ever, and 4 MB is some ten thousand decisions.
 const maxBytes = 4 << 20
@@ -73,7 +74,11 @@ func Append(path, line string) error {
 		err = cerr
 	}
 	if err == nil && serr == nil && end > maxBytes {
-		err = os.Rename(path, path+".1")
+		err = os.Rename(path, Generations(path)[0])
 	}
 	return err
 }
+
+// Generations are the files a log at path is kept in, oldest first: the
+// one it last moved to, then itself.
+func Generations(path string) []string { return []string{path + ".1", path} }

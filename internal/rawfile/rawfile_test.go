@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,14 @@ func TestOpen(t *testing.T) {
 	}
 	if b, err := ReadFile(p); err != nil || string(b) != "one\ntwo\n" {
 		t.Errorf("ReadFile = %q, %v", b, err)
+	}
+	big := filepath.Join(t.TempDir(), "big")
+	want := strings.Repeat("settings ", 3000)
+	if err := os.WriteFile(big, []byte(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile(big); err != nil || string(b) != want {
+		t.Errorf("ReadFile of %d bytes = %d bytes, %v", len(want), len(b), err)
 	}
 	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadFile of a missing file: err = %v, want ErrNotExist", err)
