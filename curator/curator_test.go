@@ -132,7 +132,8 @@ func TestSubjects(t *testing.T) {
 	}
 }
 
-// scriptAsker answers every prompt with verdict v.
+// A verdict that keeps a memory outside the pair is not applied: it goes
+// to review.
 func TestRunForeignSlugGoesToReview(t *testing.T) {
 	v := supersede
 	v.Keep = "ledger-owner-theo" // neither of the pair

@@ -17,10 +17,7 @@ import (
 // battery alone cannot show what a rule does to a new user's store.
 func smallStores(t *testing.T, p params, size, rounds int) smallMetrics {
 	shared.Need(t)
-	return smallStoresOf(t, p, size, rounds, loadBattery(t, shared.Path("eval", "battery-dev.jsonl")))
-}
-
-func smallStoresOf(t *testing.T, p params, size, rounds int, cases []battCase) smallMetrics {
+	cases := loadBattery(t, shared.Path("eval", "battery-dev.jsonl"))
 	docs := loadStore(t, shared.Path("eval", "store"), "project")
 	foreignCases := foreignPrompts(t)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -59,6 +56,9 @@ func smallStoresOf(t *testing.T, p params, size, rounds int, cases []battCase) s
 		f := measure(ix, foreignCases, &p)
 		fq += f.silence * float64(len(foreignCases))
 		fn += float64(len(foreignCases))
+	}
+	if topical == 0 || quietN == 0 || fn == 0 {
+		t.Fatalf("stores of %d memories met %v topical, %v silence and %v foreign prompts: nothing to measure", size, topical, quietN, fn)
 	}
 	return smallMetrics{metrics{hit2: h2 / topical, silence: quiet / quietN, precision: prec / float64(rounds), score: score}, fq / fn}
 }
@@ -103,35 +103,34 @@ func withPastedLog(cases []battCase, n int) []battCase {
 			msgs[rng.IntN(len(msgs))], rng.Uint32(), 1+rng.IntN(3), rng.IntN(100000), []int{200, 200, 201, 404, 500}[rng.IntN(5)], rng.IntN(3000))
 	}
 	log.WriteString("```\n")
-	out := make([]battCase, len(cases))
-	for i, c := range cases {
-		c.Prompt += log.String()
-		out[i] = c
-	}
-	return out
+	return perturbed(cases, "", log.String())
 }
 
 // TestPromptShapesOnDevBattery: with a log, a stack trace or a diff pasted
 // under every dev prompt, or politeness around it, the right memory is
-// still among the first two about as often as without (0.72). The floors
-// are below what the method measured when it was last changed: 0.68, 0.64,
-// 0.64, 0.72; before, 0.04, 0.22, 0.34, 0.62.
+// still among the first two about as often as without (0.72), and the
+// silence prompts stay silent but for those with a diff, which inject what
+// the diff is about. The floors are below what the method measured when it
+// was last changed: hit@2 0.68, 0.64, 0.64, 0.72 (before, 0.04, 0.22, 0.34,
+// 0.62); silence 1.00 but 0.60 with a diff.
 func TestPromptShapesOnDevBattery(t *testing.T) {
 	ix, cases := devIndex(t)
-	for _, c := range []struct {
-		name  string
-		cases []battCase
-		floor float64
-	}{
-		{"a 40-line log", withPastedLog(cases, 40), 0.64},
-		{perturbations[0].name, perturbed(cases, perturbations[0].before, perturbations[0].after), 0.60},
-		{perturbations[1].name, perturbed(cases, perturbations[1].before, perturbations[1].after), 0.60},
-		{perturbations[3].name, perturbed(cases, perturbations[3].before, perturbations[3].after), 0.68},
-	} {
+	type shape struct {
+		name          string
+		cases         []battCase
+		hit2, silence float64
+	}
+	shapes := []shape{{"a 40-line log", withPastedLog(cases, 40), 0.64, 1}}
+	for _, v := range perturbations {
+		if v.hit2 > 0 {
+			shapes = append(shapes, shape{v.name, perturbed(cases, v.before, v.after), v.hit2, v.silence})
+		}
+	}
+	for _, c := range shapes {
 		m := measure(ix, c.cases, &defaults)
 		t.Logf("dev battery with %s: %s", c.name, m)
-		if m.hit2 < c.floor {
-			t.Errorf("with %s: hit@2 = %.2f, want >= %.2f", c.name, m.hit2, c.floor)
+		if m.hit2 < c.hit2 || m.silence < c.silence {
+			t.Errorf("with %s: hit@2 = %.2f, silence = %.2f; want >= %.2f and %.2f", c.name, m.hit2, m.silence, c.hit2, c.silence)
 		}
 	}
 }
@@ -140,23 +139,28 @@ func TestPromptShapesOnDevBattery(t *testing.T) {
 // diff pasted without a fence, a one-line JSON response, politeness, an
 // image marker and a URL. Each is applied to every dev prompt; what it
 // costs is how much of the method's answer depends on the prompt's shape
-// rather than its topic.
-var perturbations = []struct{ name, before, after string }{
+// rather than its topic. TestPromptShapesOnDevBattery holds the dev battery
+// to the floors given (hit@2 and silence); those without are measured by
+// TestTuneAll only.
+var perturbations = []struct {
+	name, before, after string
+	hit2, silence       float64
+}{
 	{"bare Python traceback", "", "\nTraceback (most recent call last):\n" +
 		"  File \"/usr/lib/python3.12/site-packages/celery/app/trace.py\", line 453, in trace_task\n    R = retval = fun(*args, **kwargs)\n" +
 		"  File \"/srv/app/tasks/sync.py\", line 88, in run_sync\n    result = client.fetch_batch(cursor=cursor, limit=500)\n" +
 		"  File \"/srv/app/clients/http.py\", line 142, in fetch_batch\n    resp.raise_for_status()\n" +
-		"requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: http://10.0.3.17:8080/v1/batch\n"},
+		"requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: http://10.0.3.17:8080/v1/batch\n", 0.60, 1},
 	{"bare diff", "", "\ndiff --git a/src/components/Button.tsx b/src/components/Button.tsx\nindex 3b18e51..a9f4c2d 100644\n" +
 		"--- a/src/components/Button.tsx\n+++ b/src/components/Button.tsx\n" +
 		"@@ -12,9 +12,11 @@ export function Button({ variant = \"primary\", size = \"md\", ...props }: ButtonProps) {\n" +
 		"-  const cls = clsx(\"btn\", `btn-${variant}`, `btn-${size}`);\n" +
 		"+  const cls = clsx(\"btn\", `btn-${variant}`, `btn-${size}`, props.disabled && \"btn-disabled\");\n" +
-		"+  if (props.loading) {\n+    return <Spinner size={size} />;\n+  }\n   return <button className={cls} {...props} />;\n }\n"},
+		"+  if (props.loading) {\n+    return <Spinner size={size} />;\n+  }\n   return <button className={cls} {...props} />;\n }\n", 0.60, 0.56},
 	{"JSON response", "", "\n{\"id\": \"obj_1Q8xLm2\", \"object\": \"list\", \"data\": [{\"id\": 4412, \"name\": \"alpha\", \"enabled\": true, " +
-		"\"created\": 1732870000, \"tags\": [\"a\", \"b\"]}], \"has_more\": false, \"url\": \"/v1/items\"}\n"},
-	{"politeness", "Hey Claude, hope you're doing well! Quick question for you: ", " Thanks so much, really appreciate it!"},
-	{"image and URL", "[Image #1] ", " see https://github.com/acme/widgets/pull/1234 for context"},
+		"\"created\": 1732870000, \"tags\": [\"a\", \"b\"]}], \"has_more\": false, \"url\": \"/v1/items\"}\n", 0, 0},
+	{"politeness", "Hey Claude, hope you're doing well! Quick question for you: ", " Thanks so much, really appreciate it!", 0.68, 1},
+	{"image and URL", "[Image #1] ", " see https://github.com/acme/widgets/pull/1234 for context", 0, 0},
 }
 
 func perturbed(cases []battCase, before, after string) []battCase {

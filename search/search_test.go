@@ -79,25 +79,6 @@ func TestLongPromptIgnoresPrevious(t *testing.T) {
 	}
 }
 
-// TestLongPromptNeedsMoreEvidence: the more words a prompt has, the more of
-// them meet some memory by chance, so a long brief about something else
-// stays silent where a short question with the same few words would not.
-func TestLongPromptNeedsMoreEvidence(t *testing.T) {
-	var docs []Doc
-	for _, w := range strings.Fields("avatar upload websocket reconnect charting library keyboard shortcut " +
-		"editor digest newsletter timezone notification toggle theme font sidebar tooltip pagination search") {
-		docs = append(docs, doc(w, "About the "+w, "How the "+w+" works", "fact", "Notes on the "+w+" of the app."))
-	}
-	docs = append(docs, doc("release-procedure", "Weekly release steps", "Cut the weekly release: tag, changelog, staging smoke run, deploy", "procedure", "Write the changelog, tag it, run the staging smoke test, deploy."))
-	ix := Build(docs)
-	wantFirst(t, ix, []firstCase{
-		{"how do I cut the weekly release", "release-procedure"},
-		{"can you write the newsletter note about the avatar upload, websocket reconnect, charting library, " +
-			"keyboard shortcut editor, digest timezone notification, theme toggle, font sidebar tooltip, " +
-			"pagination and search changes from this weekly release changelog", ""},
-	})
-}
-
 // Stores of a few memories, each made for one rule of query building or
 // ranking, and prompts that must find a memory first ("" = silence).
 func TestSmallStores(t *testing.T) {
@@ -146,6 +127,44 @@ func TestSmallStores(t *testing.T) {
 			{"how should I word the commit message?", "commit-format"},
 			{"can we ship this without a flag?", "ship-behind-flags"},
 		},
+	}, {
+		// The more words a prompt has, the more of them meet some memory by
+		// chance, so a long brief about something else stays silent where a
+		// short question with the same few words would not.
+		name: "a long prompt needs more evidence",
+		docs: append(func() (docs []Doc) {
+			for _, w := range strings.Fields("avatar upload websocket reconnect charting library keyboard shortcut " +
+				"editor digest newsletter timezone notification toggle theme font sidebar tooltip pagination search") {
+				docs = append(docs, doc(w, "About the "+w, "How the "+w+" works", "fact", "Notes on the "+w+" of the app."))
+			}
+			return docs
+		}(), doc("release-procedure", "Weekly release steps", "Cut the weekly release: tag, changelog, staging smoke run, deploy", "procedure", "Write the changelog, tag it, run the staging smoke test, deploy.")),
+		cases: []firstCase{
+			{"how do I cut the weekly release", "release-procedure"},
+			{"can you write the newsletter note about the avatar upload, websocket reconnect, charting library, " +
+				"keyboard shortcut editor, digest timezone notification, theme toggle, font sidebar tooltip, " +
+				"pagination and search changes from this weekly release changelog", ""},
+		},
+	}, {
+		// A pasted log is about the prompt's topic only through the prose
+		// around it: its request ids, times, status codes and durations must
+		// not carry the query to the memories that happen to mention
+		// requests, statuses or dates.
+		name: "a pasted log keeps the topic",
+		docs: []Doc{
+			doc("reminders-worker", "Reminders worker", "The reminders worker sends class reminders from a queue and crashes when Redis is down", "fact", "It runs as its own service; restart it after Redis comes back."),
+			doc("api-errors", "API error responses", "Errors are JSON with a status code and the request id", "rule", "Status 500 responses carry the req id for support."),
+			doc("slow-queries", "Slow query log", "Queries slower than 500ms are logged with their duration and path", "reference", "The slow query log keeps dur in ms per request."),
+			doc("november-release", "The 2026-11 release", "Released 2026-11-12 at 10:00; cache headers changed for /api/v2 items", "event", "Cache miss rates rose after it; upstream retries doubled."),
+			doc("deadlines", "Context deadlines", "Every upstream call gets a context deadline of 3 seconds", "rule", "Connection reset by peer is retried once."),
+		},
+		cases: func() (cases []firstCase) {
+			prompt := "the reminders worker keeps crashing since this morning, here is what the log says:"
+			for _, n := range []int{0, 10, 40, 200} {
+				cases = append(cases, firstCase{withPastedLog([]battCase{{Prompt: prompt}}, n)[0].Prompt, "reminders-worker"})
+			}
+			return cases
+		}(),
 	}} {
 		t.Run(c.name, func(t *testing.T) { wantFirst(t, Build(c.docs), c.cases) })
 	}
@@ -167,26 +186,6 @@ func TestJoins(t *testing.T) {
 		joins(c.text, func(term string) bool { got = append(got, term); return true })
 		if !slices.Equal(got, c.want) {
 			t.Errorf("joins(%q) = %q, want %q", c.text, got, c.want)
-		}
-	}
-}
-
-// A pasted log is about the prompt's topic only through the prose around
-// it: its request ids, times, status codes and durations must not carry the
-// query to the memories that happen to mention requests, statuses or dates.
-func TestPastedLogKeepsTopic(t *testing.T) {
-	ix := Build([]Doc{
-		doc("reminders-worker", "Reminders worker", "The reminders worker sends class reminders from a queue and crashes when Redis is down", "fact", "It runs as its own service; restart it after Redis comes back."),
-		doc("api-errors", "API error responses", "Errors are JSON with a status code and the request id", "rule", "Status 500 responses carry the req id for support."),
-		doc("slow-queries", "Slow query log", "Queries slower than 500ms are logged with their duration and path", "reference", "The slow query log keeps dur in ms per request."),
-		doc("november-release", "The 2026-11 release", "Released 2026-11-12 at 10:00; cache headers changed for /api/v2 items", "event", "Cache miss rates rose after it; upstream retries doubled."),
-		doc("deadlines", "Context deadlines", "Every upstream call gets a context deadline of 3 seconds", "rule", "Connection reset by peer is retried once."),
-	})
-	prompt := "the reminders worker keeps crashing since this morning, here is what the log says:"
-	for _, n := range []int{0, 10, 40, 200} {
-		c := withPastedLog([]battCase{{Prompt: prompt}}, n)[0]
-		if got, res := first(ix, c.Prompt, ""); got != "reminders-worker" {
-			t.Errorf("with %d log lines: first = %q, want reminders-worker (%v)", n, got, res)
 		}
 	}
 }
@@ -351,8 +350,6 @@ func TestSearchFixtures(t *testing.T) {
 	}
 }
 
-// first searches ix as the hook would and returns the first result's slug
-// ("" when silent) and the results.
 // doc is a memory of a test's own store.
 func doc(slug, name, description, class, body string) Doc {
 	return Doc{Slug: slug, Path: slug + ".md", Name: name, Description: description, Class: class, Body: body}
@@ -371,6 +368,8 @@ func wantFirst(t *testing.T, ix *Index, cases []firstCase) {
 	}
 }
 
+// first searches ix as the hook would and returns the first result's slug
+// ("" when silent) and the results.
 func first(ix *Index, prompt, previous string) (string, []Result) {
 	res := ix.Search(ParseQuery(prompt, previous), Options{Now: fixtureNow})
 	if len(res) == 0 {

@@ -16,7 +16,6 @@ import (
 	"github.com/mem-dev/mem/sessions"
 )
 
-// fakeAsker answers every prompt with draft d.
 // writeTranscripts writes one transcript per session: sessions s1-s3 build
 // then test (s1's test fails), s4 only lists files.
 func writeTranscripts(t *testing.T) string {
