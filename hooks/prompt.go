@@ -17,6 +17,7 @@ import (
 	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/internal/jsonscan"
 	"github.com/mem-dev/mem/internal/logfile"
+	"github.com/mem-dev/mem/internal/rawfile"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/search"
@@ -136,27 +137,10 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	out.Write(ContextJSON("UserPromptSubmit", ctx))
 }
 
-// readInput reads at most limit bytes of in. It starts with a buffer that
-// holds any typed prompt, because in a process that lives for a millisecond
-// every fresh page of memory costs a page fault, and growing a buffer by
-// doubling touches a new one at every step; a large buffer's untouched
-// pages cost nothing.
+// readInput reads at most limit bytes of in into a buffer that holds any
+// typed prompt, so that reading one costs a single allocation.
 func readInput(in io.Reader, limit int64) ([]byte, error) {
-	buf := make([]byte, 0, 16<<10)
-	r := io.LimitReader(in, limit)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return rawfile.ReadAll(io.LimitReader(in, limit), make([]byte, 0, 16<<10))
 }
 
 // answer searches the store for the prompt and renders what to inject.

@@ -29,18 +29,25 @@ func ReadFile(path string) ([]byte, error) {
 	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<30 {
 		size = max(size, int(fi.Size())+1) // one more byte to meet EOF
 	}
-	data := make([]byte, 0, size)
+	return ReadAll(f, make([]byte, 0, size))
+}
+
+// ReadAll reads r to its end, appending to buf. Unlike io.ReadAll it fills
+// the capacity the caller sized before growing it: in a process that lives
+// for a millisecond every fresh page costs a fault, and growing a buffer by
+// doubling from 512 bytes touches a new one at every step.
+func ReadAll(r io.Reader, buf []byte) ([]byte, error) {
 	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
 		if err == io.EOF {
-			return data, nil
+			return buf, nil
 		}
 		if err != nil {
 			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
 		}
 	}
 }

@@ -42,3 +42,14 @@ func TestOpen(t *testing.T) {
 		t.Errorf("missing file: err = %v, want ErrNotExist", err)
 	}
 }
+
+// TestReadAll: a reader longer than the buffer's capacity is read whole.
+func TestReadAll(t *testing.T) {
+	want := strings.Repeat("prompt ", 5000)
+	for _, capacity := range []int{0, 16, len(want), len(want) + 1} {
+		got, err := ReadAll(strings.NewReader(want), make([]byte, 0, capacity))
+		if err != nil || string(got) != want {
+			t.Errorf("capacity %d: read %d bytes of %d, %v", capacity, len(got), len(want), err)
+		}
+	}
+}
