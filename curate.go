@@ -16,8 +16,8 @@ import (
 
 	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/verify"
 )
 

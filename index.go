@@ -10,11 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mem-dev/mem/fresh"
+	"github.com/mem-dev/mem/internal/indexer"
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/logfile"
-	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/memdoc"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -58,11 +57,11 @@ func (r *Repo) cached() (*search.Index, bool) {
 		ix.Close()
 		return nil, false
 	}
-	switch fresh.Check(ix.Stamps(), r.Place.CacheDir(), r.Now(), true) {
-	case fresh.Fresh:
+	switch search.CheckFresh(ix.Stamps(), r.Place.CacheDir(), r.Now(), true) {
+	case search.Fresh:
 		return ix, true
-	case fresh.ClearMarker:
-		fresh.Clear(r.Place.CacheDir())
+	case search.ClearMarker:
+		search.ClearStale(r.Place.CacheDir())
 		return ix, true
 	}
 	ix.Close()
@@ -85,7 +84,7 @@ func (r *Repo) refreshLocked() {
 func (r *Repo) refresh() (*search.Index, error) {
 	path := r.Place.IndexPath() // reads Claude Code's settings: once
 	old, _ := search.Open(path)
-	oldStamps := map[string]fresh.Stamp{}
+	oldStamps := map[string]search.Source{}
 	if old != nil {
 		defer old.Close()
 		for _, s := range old.Sources() {
@@ -121,7 +120,7 @@ func (r *Repo) refresh() (*search.Index, error) {
 	if err := ix.WriteFile(path, stamps); err != nil {
 		return ix, fmt.Errorf("write index: %w", err)
 	}
-	fresh.Clear(r.Place.CacheDir())
+	search.ClearStale(r.Place.CacheDir())
 	return ix, nil
 }
 
@@ -166,32 +165,32 @@ func (r *Repo) pruneCaches(current string) {
 // Code's own auto-memory directory, or a subagent's local or user memory.
 type sourceFile struct {
 	rel, abs, shown string
-	stamp           fresh.Stamp
+	stamp           search.Source
 	store           string // one of search.Stores: the label its entries carry
 }
 
 // sourceFiles lists the files the index reads, and the stamps of those
 // files and of their directories, which the cache keeps for its freshness
 // checks.
-func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
+func (r *Repo) sourceFiles() ([]sourceFile, []search.Source, error) {
 	rels, err := r.files.Walk()
 	if err != nil {
 		return nil, nil, err
 	}
 	var files []sourceFile
-	var stamps []fresh.Stamp
+	var stamps []search.Source
 	dirs := map[string]bool{".": true}
 	for _, rel := range rels {
 		for d := path.Dir(rel); !dirs[d]; d = path.Dir(d) {
 			dirs[d] = true
 		}
 		abs := r.abs(rel)
-		f := sourceFile{rel: rel, abs: abs, shown: r.Place.Rel(abs), stamp: fresh.Of(abs, fresh.File), store: search.StoreProject}
+		f := sourceFile{rel: rel, abs: abs, shown: r.Place.Rel(abs), stamp: search.Stat(abs, search.SourceFile), store: search.StoreProject}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 	}
 	for d := range dirs {
-		stamps = append(stamps, fresh.Of(r.abs(d), fresh.Dir))
+		stamps = append(stamps, search.Stat(r.abs(d), search.SourceDir))
 	}
 	rfiles, rstamps := r.readOnlyFiles()
 	return slices.Concat(files, rfiles), slices.Concat(stamps, rstamps), nil
@@ -199,7 +198,7 @@ func (r *Repo) sourceFiles() ([]sourceFile, []fresh.Stamp, error) {
 
 // readOnlyFiles lists the files of the stores mem reads but never writes:
 // Claude Code's auto memory and subagents' local and user memories.
-func (r *Repo) readOnlyFiles() ([]sourceFile, []fresh.Stamp) {
+func (r *Repo) readOnlyFiles() ([]sourceFile, []search.Source) {
 	pfiles, pstamps := r.personal()
 	lfiles, lstamps := r.local()
 	ufiles, ustamps := r.user()
@@ -210,7 +209,7 @@ func (r *Repo) readOnlyFiles() ([]sourceFile, []fresh.Stamp) {
 // Claude Code keeps them, not checked in, in .claude/agent-memory-local/
 // <agent>/ beside the project's .claude/agent-memory (locate.Place.Local).
 // They are a third store, read only and labelled "local".
-func (r *Repo) local() ([]sourceFile, []fresh.Stamp) {
+func (r *Repo) local() ([]sourceFile, []search.Source) {
 	return scopeFiles(r.Place.Local(), search.StoreLocal, r.Place.Rel)
 }
 
@@ -219,7 +218,7 @@ func (r *Repo) local() ([]sourceFile, []fresh.Stamp) {
 // every project (locate.UserAgents). They are a fourth store, read only and
 // labelled "user", searched beside the work tree's own store only: a store
 // named with --store elsewhere is not joined by every project's memories.
-func (r *Repo) user() ([]sourceFile, []fresh.Stamp) {
+func (r *Repo) user() ([]sourceFile, []search.Source) {
 	root := locate.UserAgents()
 	if !r.Place.Default() || root == "" || root == r.Place.Store {
 		return nil, nil
@@ -232,11 +231,11 @@ func (r *Repo) user() ([]sourceFile, []fresh.Stamp) {
 // root even while it does not exist, so that the cache notices when a
 // subagent first writes there. shown writes a file's path as a person
 // reads it.
-func scopeFiles(root, store string, shown func(string) string) ([]sourceFile, []fresh.Stamp) {
+func scopeFiles(root, store string, shown func(string) string) ([]sourceFile, []search.Source) {
 	if root == "" {
 		return nil, nil
 	}
-	stamps := []fresh.Stamp{fresh.Of(root, fresh.Dir)}
+	stamps := []search.Source{search.Stat(root, search.SourceDir)}
 	var files []sourceFile
 	filepath.WalkDir(root, func(abs string, e fs.DirEntry, err error) error {
 		switch {
@@ -249,7 +248,7 @@ func scopeFiles(root, store string, shown func(string) string) ([]sourceFile, []
 			return nil
 		case e.IsDir():
 			if abs != root {
-				stamps = append(stamps, fresh.Of(abs, fresh.Dir))
+				stamps = append(stamps, search.Stat(abs, search.SourceDir))
 			}
 			return nil
 		case !e.Type().IsRegular() || path.Ext(e.Name()) != ".md":
@@ -259,7 +258,7 @@ func scopeFiles(root, store string, shown func(string) string) ([]sourceFile, []
 		if err != nil {
 			return nil
 		}
-		f := sourceFile{rel: filepath.ToSlash(rel), abs: abs, shown: shown(abs), stamp: fresh.Of(abs, fresh.File), store: store}
+		f := sourceFile{rel: filepath.ToSlash(rel), abs: abs, shown: shown(abs), stamp: search.Stat(abs, search.SourceFile), store: store}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 		return nil
@@ -271,12 +270,12 @@ func scopeFiles(root, store string, shown func(string) string) ([]sourceFile, []
 // repository, when there is one: a second, personal store, read only and
 // labelled "personal". Its directory is stamped even while it does not
 // exist, so the cache notices when Claude Code creates it.
-func (r *Repo) personal() ([]sourceFile, []fresh.Stamp) {
+func (r *Repo) personal() ([]sourceFile, []search.Source) {
 	if r.Place.WorkTree == "" {
 		return nil, nil
 	}
 	dir, ok := locate.PersonalStore(r.Place.MainWorkTree())
-	stamps := []fresh.Stamp{fresh.Of(dir, fresh.Dir)}
+	stamps := []search.Source{search.Stat(dir, search.SourceDir)}
 	if !ok || dir == r.Place.Store {
 		return nil, stamps
 	}
@@ -291,7 +290,7 @@ func (r *Repo) personal() ([]sourceFile, []fresh.Stamp) {
 			continue
 		}
 		abs := filepath.Join(dir, name)
-		f := sourceFile{rel: name, abs: abs, shown: locate.ShortHome(abs), stamp: fresh.Of(abs, fresh.File), store: search.StorePersonal}
+		f := sourceFile{rel: name, abs: abs, shown: locate.ShortHome(abs), stamp: search.Stat(abs, search.SourceFile), store: search.StorePersonal}
 		files = append(files, f)
 		stamps = append(stamps, f.stamp)
 	}
@@ -343,7 +342,7 @@ func docsOf(f sourceFile, data []byte) ([]search.Doc, error) {
 	if m.Status == mdparse.StatusForgotten {
 		return nil, nil
 	}
-	return []search.Doc{memdoc.Of(m, strings.TrimSuffix(path.Base(f.shown), ".md"), f.shown, store)}, nil
+	return []search.Doc{indexer.Doc(m, strings.TrimSuffix(path.Base(f.shown), ".md"), f.shown, store)}, nil
 }
 
 // logf appends one line to the cache directory's log.

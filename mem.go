@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // Repo is one memory store and the repository it lives in.

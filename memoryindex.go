@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/text"
-	"github.com/mem-dev/mem/locate"
 	"github.com/mem-dev/mem/mdparse"
 )
 

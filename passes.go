@@ -7,13 +7,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mem-dev/mem/capture"
-	"github.com/mem-dev/mem/enrich"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/capture"
+	"github.com/mem-dev/mem/internal/enrich"
+	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/search"
-	"github.com/mem-dev/mem/secrets"
 )
 
 // Captured is what a capture run wrote and what it passed over.

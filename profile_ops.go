@@ -13,9 +13,9 @@ import (
 
 	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/profile"
+	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/profile"
-	"github.com/mem-dev/mem/secrets"
 )
 
 // Special files of a store: they are read by mem but are not memories, and

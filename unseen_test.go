@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/eval"
+	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/shared"
 )
@@ -51,7 +51,7 @@ func TestUnseenStores(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ix.Close()
-			f, err := os.Open(filepath.Join("eval", "testdata", c.battery))
+			f, err := os.Open(filepath.Join("internal", "eval", "testdata", c.battery))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/verify"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/secrets"
 )
 
 // Classes are the kinds of memory, in the order the docs list them: the

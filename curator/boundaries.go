@@ -27,8 +27,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/internal/text"
-	"github.com/mem-dev/mem/model"
 	"github.com/mem-dev/mem/search"
 )
 

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 )
 
 // Memory is one memory of the store, by slug.

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // ErrEscape is matched (errors.Is) by every error that refuses a path leading

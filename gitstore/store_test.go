@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 func TestOpen(t *testing.T) {

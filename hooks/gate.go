@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/logfile"
-	"github.com/mem-dev/mem/locate"
-	"github.com/mem-dev/mem/transcript"
+	"github.com/mem-dev/mem/internal/transcript"
 )
 
 // Gate thresholds.

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/shared"
-	"github.com/mem-dev/mem/locate"
-	"github.com/mem-dev/mem/transcript"
+	"github.com/mem-dev/mem/internal/transcript"
 )
 
 var gateNow = time.Date(2026, 8, 22, 10, 0, 0, 0, time.UTC)
@@ -772,7 +772,7 @@ func TestGateImports(t *testing.T) {
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
 		if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") &&
-			p != "github.com/mem-dev/mem/locate" && p != "github.com/mem-dev/mem/transcript" && p != "github.com/mem-dev/mem/internal/rawfile" &&
+			p != "github.com/mem-dev/mem/internal/locate" && p != "github.com/mem-dev/mem/internal/transcript" && p != "github.com/mem-dev/mem/internal/rawfile" &&
 			p != "github.com/mem-dev/mem/internal/logfile" {
 			t.Errorf("gate.go imports %s", p)
 		}

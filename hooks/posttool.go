@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mem-dev/mem/fresh"
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/search"
 )
 
 // postToolInput is the part of Claude Code's PostToolUse JSON we read.
@@ -46,7 +46,7 @@ func PostTool(in io.Reader) {
 	if !slices.ContainsFunc(place.MemoryDirs(), func(dir string) bool { return locate.Within(dir, file) }) {
 		return
 	}
-	if err := fresh.Mark(place.CacheDir()); err != nil {
+	if err := search.MarkStale(place.CacheDir()); err != nil {
 		logHookError(place.CacheDir(), time.Now(), "post-tool: mark stale: "+err.Error())
 	}
 }

@@ -14,14 +14,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/internal/jsonscan"
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/internal/rawfile"
 	"github.com/mem-dev/mem/internal/text"
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/transcript"
 	"github.com/mem-dev/mem/search"
-	"github.com/mem-dev/mem/transcript"
 )
 
 // PromptInput is the part of Claude Code's UserPromptSubmit JSON we read.
@@ -182,11 +181,11 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 	path := place.IndexPath()
 	ix, err := search.Open(path)
 	if err == nil {
-		switch fresh.Check(ix.Stamps(), place.CacheDir(), now, false) {
-		case fresh.Fresh:
+		switch search.CheckFresh(ix.Stamps(), place.CacheDir(), now, false) {
+		case search.Fresh:
 			return ix, nil
-		case fresh.ClearMarker:
-			fresh.Clear(place.CacheDir())
+		case search.ClearMarker:
+			search.ClearStale(place.CacheDir())
 			return ix, nil
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/search"
 )
 

@@ -7,7 +7,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/mem-dev/mem/fresh"
 	"github.com/mem-dev/mem/internal/atomicfile"
 )
 
@@ -191,7 +190,7 @@ func (ix *Index) Sources() []Source {
 }
 
 // Stamps serves the stored stamps in place, decoding only those read.
-func (ix *Index) Stamps() fresh.Stamps {
+func (ix *Index) Stamps() Stamps {
 	v, _ := stampsOf(ix.sec[secSources])
 	return v
 }
@@ -215,13 +214,13 @@ func appendStrings(b []byte, ss []string) []byte {
 func appendSources(b []byte, sources []Source) []byte {
 	ordered := make([]Source, 0, len(sources))
 	for _, s := range sources {
-		if s.Kind == fresh.Dir {
+		if s.Kind == SourceDir {
 			ordered = append(ordered, s)
 		}
 	}
 	dirs := len(ordered)
 	for _, s := range sources {
-		if s.Kind != fresh.Dir {
+		if s.Kind != SourceDir {
 			ordered = append(ordered, s)
 		}
 	}
@@ -375,7 +374,7 @@ func (v stampView) at(i int) Source {
 		return bad
 	}
 	r := reader{b: v.b[off:], ok: true}
-	s := Source{Kind: fresh.Kind(r.byte())}
+	s := Source{Kind: SourceKind(r.byte())}
 	s.ModNs = r.varint()
 	s.Size = r.varint()
 	s.Path = r.str()

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/shared"
-	"github.com/mem-dev/mem/transcript"
+	"github.com/mem-dev/mem/internal/transcript"
 )
 
 // TestExternalStore is a sanity check on a real store that the method was

@@ -2,7 +2,6 @@ package search
 
 import (
 	"encoding/binary"
-	"github.com/mem-dev/mem/fresh"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -24,10 +23,6 @@ type Doc struct {
 	Body                     string // plain text of the body, markup removed
 	Line                     int    // >0 for a section of a MEMORY.md: Path is that file, Line its first line
 }
-
-// Source is bookkeeping stored with the cache for the caller's staleness
-// checks: the stat stamps of the store's directories and files.
-type Source = fresh.Stamp
 
 // Fields of a document, in index order.
 const (

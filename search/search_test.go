@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/fresh"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -449,7 +448,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	docs := fixtureDocs(t)
 	ix := Build(docs)
 	path := filepath.Join(t.TempDir(), "index")
-	sources := []Source{{Path: "a", ModNs: 12, Size: 34, Kind: fresh.Dir}, {Path: "b/c.md", ModNs: -1, Size: 0}}
+	sources := []Source{{Path: "a", ModNs: 12, Size: 34, Kind: SourceDir}, {Path: "b/c.md", ModNs: -1, Size: 0}}
 	if err := ix.WriteFile(path, sources); err != nil {
 		t.Fatal(err)
 	}

@@ -13,13 +13,13 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// docOf is memdoc.Of, the product's conversion of a parsed memory into a
-// Doc. memdoc imports this package, so these internal tests cannot import
-// it; memdoc_test.go, an external test file of this package, sets docOf in
+// docOf is indexer.Doc, the product's conversion of a parsed memory into a
+// Doc. indexer imports this package, so these internal tests cannot import
+// it; indexer_test.go, an external test file of this package, sets docOf in
 // its init, which runs before any test.
 var docOf func(m *mdparse.Memory, slug, path, store string) Doc
 
-// SetDocOf is how memdoc_test.go hands over memdoc.Of.
+// SetDocOf is how indexer_test.go hands over indexer.Doc.
 func SetDocOf(f func(m *mdparse.Memory, slug, path, store string) Doc) { docOf = f }
 
 // loadStore reads every *.md memory under dir (MEMORY.md excepted,

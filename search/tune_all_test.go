@@ -20,10 +20,10 @@ func judge(t *testing.T, name string, p params) {
 	ix, cases := devIndex(t)
 	dir := shared.Path("external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
 	unseen := Build(loadStore(t, dir, "project"))
-	u := measure(unseen, loadBattery(t, filepath.Join("..", "eval", "testdata", "application-pipeline.jsonl")), &p)
+	u := measure(unseen, loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "application-pipeline.jsonl")), &p)
 	dir = shared.Path("external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
 	unseen2 := Build(loadStore(t, dir, "project"))
-	u2 := measure(unseen2, loadBattery(t, filepath.Join("..", "eval", "testdata", "bga-assistant.jsonl")), &p)
+	u2 := measure(unseen2, loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "bga-assistant.jsonl")), &p)
 	foreign := foreignPrompts(t)
 	t.Log(fmt.Sprintf("%-22s dev %s | cal %s | unseen h2 %.2f sil %.2f prec %.2f score %d | unseen2 h2 %.2f sil %.2f prec %.2f score %d | foreign silence dev %.2f unseen %.2f unseen2 %.2f",
 		name, measure(ix, cases, &p), calibrate(ix, cases, &p), u.hit2, u.silence, u.precision, u.score,

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 )
 
 // maxModelClaims bounds how many claims one answer may add.

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/model"
 )
 
 // Report is the outcome of a run over a set of memories.

@@ -14,7 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // Limits on arguments.

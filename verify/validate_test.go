@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // escapeRoot is a work tree with a file, a symlink that stays inside, and

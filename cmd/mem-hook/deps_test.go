@@ -17,7 +17,7 @@ func TestLeanImports(t *testing.T) {
 	banned := []string{
 		"github.com/go-git/", "github.com/yuin/goldmark", "gopkg.in/yaml", "github.com/adrg/frontmatter",
 		"github.com/alecthomas/kong", "github.com/modelcontextprotocol/",
-		"github.com/mem-dev/mem/mdparse", "github.com/mem-dev/mem/gitstore", "github.com/mem-dev/mem/install",
+		"github.com/mem-dev/mem/mdparse", "github.com/mem-dev/mem/gitstore", "github.com/mem-dev/mem/internal/install",
 		"regexp", "net/http",
 	}
 	for _, dep := range strings.Fields(string(out)) {

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/hooks"
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 func main() {

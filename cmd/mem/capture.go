@@ -9,7 +9,7 @@ import (
 	"os/exec"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/model"
+	"github.com/mem-dev/mem/internal/model"
 )
 
 type captureCmd struct {

@@ -14,8 +14,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/locate"
-	"github.com/mem-dev/mem/profile"
+	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/profile"
 )
 
 // cli is the command tree: one struct and one file per command.

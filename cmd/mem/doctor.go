@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/install"
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/install"
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/mdparse"
 )
 

@@ -5,7 +5,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/mem-dev/mem/eval"
+	"github.com/mem-dev/mem/internal/eval"
 )
 
 type evalCmd struct {

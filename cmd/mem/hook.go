@@ -7,7 +7,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/hooks"
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 type hookCmd struct {

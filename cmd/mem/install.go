@@ -6,8 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/mem-dev/mem/install"
-	"github.com/mem-dev/mem/locate"
+	"github.com/mem-dev/mem/internal/install"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 type installCmd struct {

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/mem-dev/mem/mcpserver"
+import "github.com/mem-dev/mem/internal/mcpserver"
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "devel"

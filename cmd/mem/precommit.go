@@ -5,8 +5,8 @@ import (
 	"path"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/secrets"
 )
 
 // precommitCmd is what the installed git pre-commit hook runs: it refuses

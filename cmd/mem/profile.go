@@ -7,7 +7,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/gitstore"
-	"github.com/mem-dev/mem/profile"
+	"github.com/mem-dev/mem/internal/profile"
 )
 
 type profileCmd struct {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mem-dev/mem/skills"
+	"github.com/mem-dev/mem/internal/skills"
 )
 
 type skillsCmd struct {

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/sessions"
 	"github.com/mem-dev/mem/internal/text"
-	"github.com/mem-dev/mem/locate"
-	"github.com/mem-dev/mem/sessions"
 )
 
 type transcriptsCmd struct {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/model"
+	"github.com/mem-dev/mem/internal/model"
 )
 
 type verifyCmd struct {

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/mem-dev/mem/model"
+	"github.com/mem-dev/mem/internal/model"
 )
 
 // Asker answers every call with Answer, decoded into out strictly, as

@@ -1,0 +1,167 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-dev/mem/internal/indexer"
+	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/search"
+)
+
+func TestReadBattery(t *testing.T) {
+	in := `{"id": "a", "prompt": "how do we release", "expect": ["release"]}
+
+{"id": "b", "prompt": "thanks", "previous": "done", "expect": []}
+`
+	cases, err := ReadBattery(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 || cases[1].Previous != "done" || cases[1].Expect == nil || len(cases[1].Expect) != 0 {
+		t.Fatalf("cases = %+v", cases)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"id": "a", "prompt": "x", "expect": []}` + "\n{oops", "battery line 2: "},
+		{`{"id": "a", "prompt": "x"}`, "battery line 1: missing expect"},
+		{`{"prompt": "x", "expect": []}`, "battery line 1: missing id"},
+		{`{"id": "a", "prompt": "x", "expect": [], "extra": 1}`, "battery line 1: "},
+		{`{"id": "a", "prompt": "x", "expect": []}` + "\n" + `{"id": "a", "prompt": "y", "expect": []}`, `battery line 2: id "a" already used on line 1`},
+	} {
+		_, err := ReadBattery(strings.NewReader(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("ReadBattery(%q) err = %v, want prefix %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestRun(t *testing.T) {
+	docs := []search.Doc{
+		{Slug: "vat-rounding", Name: "Spanish VAT rounds per line", Description: "VAT is rounded per order line, never on the order total", Class: "gotcha", Body: "See shop/checkout/tax.py."},
+		{Slug: "release", Name: "Weekly release steps", Description: "Tag, changelog, approval, watch the dashboards", Class: "procedure"},
+		{Slug: "branches", Name: "Branch naming", Description: "initials slash ticket dash slug", Class: "preference"},
+		{Slug: "pii", Name: "Never log personal data", Description: "emails and phone numbers stay out of logs", Class: "rule"},
+	}
+	ix := search.Build(docs)
+	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	cases := []Case{
+		{ID: "hit", Prompt: "spanish vat rounding in tax.py is off", Expect: []string{"vat-rounding"}},
+		{ID: "wrong", Prompt: "weekly release changelog", Expect: []string{"branches"}},
+		{ID: "quiet", Prompt: "ok go ahead", Expect: []string{}},
+		{ID: "noisy", Prompt: "never log phone numbers or emails", Expect: []string{}},
+	}
+	r := Run(ix, cases, now, 3)
+	if r.Cases != 4 || r.HitAt2 != 0.5 || r.HitAt1 != 0.5 || r.Silence != 0.5 || r.Score != -1+1-1+1 {
+		t.Errorf("report = %+v", r)
+	}
+	if len(r.Misses) != 2 || r.Misses[0].ID != "wrong" || r.Misses[1].ID != "noisy" {
+		t.Errorf("misses = %+v", r.Misses)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if r.Misses[0].Rank != 0 {
+		t.Errorf("rank of the wrong miss = %d; want 0 (branches shares no word with its prompt)", r.Misses[0].Rank)
+	}
+	if !strings.Contains(buf.String(), "hit@2 0.50") || !strings.Contains(buf.String(), "miss noisy: expect (silence); got pii") ||
+		!strings.Contains(buf.String(), "miss wrong: expect branches (not in the top 50 with the threshold off); got release") {
+		t.Errorf("text:\n%s", buf.String())
+	}
+	js, _ := json.Marshal(r)
+	for _, k := range []string{`"hit_at_1"`, `"hit_at_2"`, `"silence"`, `"precision"`, `"score"`, `"cases"`, `"misses"`, `"got"`} {
+		if !bytes.Contains(js, []byte(k)) {
+			t.Errorf("json lacks %s: %s", k, js)
+		}
+	}
+}
+
+// A miss says where its memory stood with the threshold off: here tied
+// second, below the threshold, so the prompt got silence.
+func TestMissRank(t *testing.T) {
+	ix := search.Build([]search.Doc{
+		{Slug: "release", Name: "Weekly release steps", Description: "Tag, changelog, approval, watch the dashboards", Class: "procedure"},
+		{Slug: "branches", Name: "Branch naming", Description: "initials slash ticket dash slug", Class: "preference"},
+	})
+	r := Run(ix, []Case{{ID: "faint", Prompt: "tag the ticket", Expect: []string{"branches"}}}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
+	if len(r.Misses) != 1 || r.Misses[0].Rank != 2 || r.Misses[0].Score <= 0 || r.Misses[0].Score >= search.DefaultThreshold {
+		t.Fatalf("misses = %+v, want faint ranked 2nd below the threshold", r.Misses)
+	}
+	var buf bytes.Buffer
+	r.WriteText(&buf)
+	if want := "miss faint: expect branches (rank 2, score 0.13, with the threshold off); got (silence)"; !strings.Contains(buf.String(), want) {
+		t.Errorf("text:\n%s\nwant %q", buf.String(), want)
+	}
+}
+
+// Targets of the dev battery (DESIGN.md). The method does not reach them yet
+// with lexical evidence and a small general thesaurus on a store without
+// aliases (it reaches hit@2 0.72, silence 1.00, precision 0.53); the test
+// holds the floor of what it reaches so that a change that loses ground fails.
+var (
+	targets = Report{HitAt2: 0.90, Silence: 0.97, Precision: 0.80}
+	floors  = Report{HitAt2: 0.70, Silence: 0.97, Precision: 0.52}
+)
+
+func TestDevBattery(t *testing.T) {
+	docs := loadStore(t, shared.Need(t, "eval", "store"))
+	f, err := os.Open(shared.Need(t, "eval", "battery-dev.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cases, err := ReadBattery(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) == 0 || len(cases) == 0 {
+		// Run scores an empty battery 1 on every ratio: the floors would hold.
+		t.Fatalf("%d memories, %d cases: nothing to measure", len(docs), len(cases))
+	}
+	r := Run(search.Build(docs), cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
+	var buf bytes.Buffer
+	r.WriteText(&buf)
+	t.Log("\n" + buf.String())
+	if r.HitAt2 < targets.HitAt2 || r.Silence < targets.Silence || r.Precision < targets.Precision {
+		t.Logf("below target: hit@2 %.2f (target %.2f), silence %.2f (%.2f), precision %.2f (%.2f)",
+			r.HitAt2, targets.HitAt2, r.Silence, targets.Silence, r.Precision, targets.Precision)
+	}
+	if r.HitAt2 < floors.HitAt2 || r.Silence < floors.Silence || r.Precision < floors.Precision {
+		t.Errorf("regressed: hit@2 %.2f (floor %.2f), silence %.2f (%.2f), precision %.2f (%.2f)",
+			r.HitAt2, floors.HitAt2, r.Silence, floors.Silence, r.Precision, floors.Precision)
+	}
+}
+
+// loadStore reads a memory store into search.Docs as the product's indexer
+// does (indexer.Doc).
+func loadStore(t *testing.T, dir string) []search.Doc {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []search.Doc
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".md") || name == "MEMORY.md" {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mdparse.Parse(path, data)
+		if err != nil || m.Status == "forgotten" {
+			continue
+		}
+		docs = append(docs, indexer.Doc(m, strings.TrimSuffix(name, ".md"), ".claude/agent-memory/"+name, "project"))
+	}
+	return docs
+}
