@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -77,47 +78,63 @@ func (r *Repo) Enrich(ctx context.Context, a model.Asker, slugs []string, force 
 		return nil, err
 	}
 	defer unlock()
-	mems, paths, err := r.memories(slugs)
+	mems, paths, err := r.memories(nil)
 	if err != nil {
 		return nil, err
 	}
+	for _, s := range slugs {
+		if mems[strings.TrimSuffix(s, ".md")] == nil {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, s)
+		}
+	}
 	var todo []string
+	var all []enrich.Note
 	for slug, m := range mems {
-		if len(slugs) > 0 || force || len(m.Aliases) == 0 && m.SupersededBy == "" {
+		asked := slices.Contains(slugs, slug) || slices.Contains(slugs, slug+".md")
+		if asked || len(slugs) == 0 && (force || len(m.Aliases) == 0) && m.SupersededBy == "" {
 			todo = append(todo, slug)
+		}
+		if m.SupersededBy == "" || asked {
+			all = append(all, enrich.Note{Slug: slug, Memory: m})
 		}
 	}
 	sort.Strings(todo)
+	sort.Slice(all, func(i, j int) bool { return all[i].Slug < all[j].Slug })
 	var out []Enriched
 	defer r.refreshLocked()
-	for i, slug := range todo {
+	done := 0
+	for _, b := range enrich.Plan(all, todo) {
 		if progress != nil {
-			progress(i, len(todo))
+			progress(done, len(todo))
 		}
-		m := mems[slug]
-		kept, dropped, err := enrich.Aliases(ctx, a, m, slug)
+		results, err := enrich.Ask(ctx, a, b)
 		if err != nil {
-			return out, fmt.Errorf("enrich %s: %w", slug, err)
-		}
-		if err := secrets.Check(slug+" aliases", strings.Join(kept, "\n")); err != nil {
 			return out, err
 		}
-		e := Enriched{Slug: slug, Aliases: kept, Dropped: dropped}
-		if len(kept) > 0 {
-			if err := m.Set(mdparse.KeyAliases, kept); err != nil {
+		for _, n := range b.Targets {
+			done++
+			res := results[n.Slug]
+			if err := secrets.Check(n.Slug+" aliases", strings.Join(res.Kept, "\n")); err != nil {
 				return out, err
 			}
-			res, err := r.files.Apply(ctx, []gitstore.Change{{Path: paths[slug], Data: m.Bytes()}},
-				gitstore.CommitInfo{Action: "enrich", Slug: slug})
-			if err != nil {
-				return out, err
+			e := Enriched{Slug: n.Slug, Aliases: res.Kept, Dropped: res.Dropped}
+			if len(res.Kept) > 0 {
+				if err := n.Memory.Set(mdparse.KeyAliases, res.Kept); err != nil {
+					return out, err
+				}
+				c, err := r.files.Apply(ctx, []gitstore.Change{{Path: paths[n.Slug], Data: n.Memory.Bytes()}},
+					gitstore.CommitInfo{Action: "enrich", Slug: n.Slug})
+				if err != nil {
+					return out, err
+				}
+				e.Commit = c.Commit
 			}
-			e.Commit = res.Commit
+			out = append(out, e)
 		}
-		out = append(out, e)
 	}
 	if progress != nil {
 		progress(len(todo), len(todo))
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
 	return out, nil
 }

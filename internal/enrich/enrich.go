@@ -33,6 +33,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -53,9 +54,6 @@ const (
 	// found in the memory's name, description and tags from which it
 	// counts as a copy.
 	CopyPercent = 80
-
-	// bodyCap is how much of the body the prompt shows, in bytes.
-	bodyCap = 2500
 )
 
 // Reasons an alias is dropped, as Filter reports them.
@@ -68,63 +66,280 @@ const (
 	ReasonOverLimit = "over the limit of 8"
 )
 
-// Prompt returns the instructions for one enrichment call: the memory
-// (slug, name, description, class, tags, the start of its body) and a
-// request for 5-8 aliases as a person would type them in a prompt, as JSON
-// {"aliases":[...]}.
-func Prompt(m *mdparse.Memory, slug string) string {
-	var b strings.Builder
-	b.WriteString(`A team keeps short notes ("memories") for its AI coding agent. A search runs on every message a developer types to the agent and shows a note only when the message matches it. Your job: write the words a developer would really type at the moment they need this note, when they do not yet know the note exists.
-
-The note:
-`)
-	fmt.Fprintf(&b, "slug: %s\nname: %s\n", slug, text.OneLine(m.Name))
-	if d := text.OneLine(m.Description); d != "" {
-		fmt.Fprintf(&b, "description: %s\n", d)
-	}
-	if c := m.EffectiveClass(); c != "" {
-		fmt.Fprintf(&b, "class: %s\n", c)
-	}
-	if len(m.Tags) > 0 {
-		fmt.Fprintf(&b, "tags: %s\n", strings.Join(m.Tags, ", "))
-	}
-	body := text.Clip(strings.TrimSpace(strings.ToValidUTF8(string(m.Body), "")), bodyCap)
-	fmt.Fprintf(&b, "body:\n<<<\n%s\n>>>\n", body)
-	b.WriteString(`
-Write 5 to 8 aliases: short phrases (3 to 10 words, under 80 characters) as a developer would type them in a chat message to the agent, in their own casual words. Mix:
-- questions they would ask ("why is the checkout total a cent off?");
-- symptoms and error messages they would see or paste ("login keeps redirecting in a loop");
-- the task they are about to start that this note should warn them about ("about to run the migration on prod");
-- casual or slang phrasings, abbreviations they would use ("prod", "db", "pr").
-Describe the problem or the situation, not the note's solution.
-
-Paraphrase: use words that are NOT in the note's name, description or tags above. An alias made of the note's own words adds nothing (the search already has them) and will be discarded. Each alias must say something different from the others. Do not copy sentences from the body. No quotes around the whole phrase, no numbering.
-
-Answer with JSON only, no prose and no code fence:
-{"aliases":["...","..."]}
-`)
-	return b.String()
+// Note is one memory as enrich sees it: its slug in the store and its parse.
+type Note struct {
+	Slug   string
+	Memory *mdparse.Memory
 }
 
-// Aliases asks the model for aliases of the memory m (named slug in the
-// store) and filters the answer (see Filter). kept may be empty: the model
-// found nothing that passes. An error is returned only when the model
-// cannot be asked or answers in the wrong shape.
-func Aliases(ctx context.Context, a model.Asker, m *mdparse.Memory, slug string) (kept []string, dropped map[string]string, err error) {
-	if a == nil {
-		return nil, nil, errors.New("enrich: no model to ask")
+// Batch is one model call: the memories to write aliases for, and the
+// store's memories most like them, shown for contrast. A model that sees
+// the neighbours can write aliases that find its memory and not theirs;
+// alone, it writes the words of the topic, which every memory of that topic
+// shares.
+type Batch struct {
+	Targets  []Note
+	Contrast []Note
+}
+
+const (
+	// BatchSize is how many memories one model call writes aliases for.
+	BatchSize = 8
+	// maxContrast is how many neighbours a batch shows.
+	maxContrast = 6
+	// bodyCap is how much of a body the prompt shows, in bytes.
+	bodyCap = 1500
+	// commonShare: a summary word in more than this share of a store's
+	// memories says nothing about which of them are alike.
+	commonShare = 0.5
+)
+
+// Plan groups the memories named by todo into batches of at most BatchSize,
+// alike memories together, each with the neighbours from all (todo
+// included) that are most like its memories. Memories are alike by the
+// words of their name, description and tags, each weighed by how rare it
+// is in the store (a weighted Jaccard); the grouping
+// depends only on the memories, so the same store gives the same prompts.
+func Plan(all []Note, todo []string) []Batch {
+	terms := make(map[string][]string, len(all))
+	byTerm := map[string][]string{}
+	notes := make(map[string]Note, len(all))
+	for _, n := range all {
+		list := summaryTerms(n.Memory)
+		terms[n.Slug], notes[n.Slug] = list, n
+		for _, t := range list {
+			byTerm[t] = append(byTerm[t], n.Slug)
+		}
 	}
-	if m == nil {
-		return nil, nil, errors.New("enrich: no memory")
+	limit := max(2, int(commonShare*float64(len(all))))
+	weight := func(t string) float64 { return math.Log(1 + float64(len(all))/float64(len(byTerm[t]))) }
+	// neighbours lists the slugs that share a telling word with slug, most
+	// alike first (ties by slug).
+	neighbours := func(slug string) []string {
+		score := map[string]float64{}
+		for _, t := range terms[slug] {
+			if len(byTerm[t]) > limit {
+				continue
+			}
+			for _, o := range byTerm[t] {
+				if o != slug {
+					score[o] = 0
+				}
+			}
+		}
+		out := make([]string, 0, len(score))
+		for o := range score {
+			score[o] = jaccard(terms[slug], terms[o], weight)
+			out = append(out, o)
+		}
+		slices.SortFunc(out, func(a, b string) int {
+			if score[a] != score[b] {
+				if score[a] > score[b] {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a, b)
+		})
+		return out
+	}
+	pending := slices.Clone(todo)
+	slices.Sort(pending)
+	pending = slices.Compact(pending)
+	left := map[string]bool{}
+	for _, s := range pending {
+		if _, ok := notes[s]; ok {
+			left[s] = true
+		}
+	}
+	var out []Batch
+	for _, seed := range pending {
+		if !left[seed] {
+			continue
+		}
+		var b Batch
+		in := map[string]bool{seed: true}
+		b.Targets = append(b.Targets, notes[seed])
+		delete(left, seed)
+		near := neighbours(seed)
+		for _, o := range near {
+			if len(b.Targets) == BatchSize {
+				break
+			}
+			if left[o] {
+				b.Targets = append(b.Targets, notes[o])
+				in[o] = true
+				delete(left, o)
+			}
+		}
+		// Fill a batch with the next pending memories, in slug order: fewer
+		// calls, and they contrast with each other too.
+		for _, o := range pending {
+			if len(b.Targets) == BatchSize {
+				break
+			}
+			if left[o] {
+				b.Targets = append(b.Targets, notes[o])
+				in[o] = true
+				delete(left, o)
+			}
+		}
+		// Each target's nearest outsider, in turn, until maxContrast.
+		lists := make([][]string, len(b.Targets))
+		for i, t := range b.Targets {
+			lists[i] = neighbours(t.Slug)
+		}
+		for round := 0; len(b.Contrast) < maxContrast; round++ {
+			added := false
+			for i := range lists {
+				for len(lists[i]) > 0 && in[lists[i][0]] {
+					lists[i] = lists[i][1:]
+				}
+				if len(lists[i]) == 0 || len(b.Contrast) == maxContrast {
+					continue
+				}
+				o := lists[i][0]
+				b.Contrast = append(b.Contrast, notes[o])
+				in[o], added = true, true
+			}
+			if !added {
+				break
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// summaryTerms lists the distinct terms of m's name, description and tags, sorted.
+func summaryTerms(m *mdparse.Memory) []string {
+	return distinct(search.Tokens(strings.ToLower(m.Name + "\n" + m.Description + "\n" + strings.Join(m.Tags, "\n"))))
+}
+
+// jaccard is the weighted Jaccard similarity of two sorted term lists.
+// Terms are summed in order, so that equal lists always give equal floats.
+func jaccard(a, b []string, weight func(string) float64) float64 {
+	var both, either float64
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			either += weight(a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			either += weight(b[j])
+			j++
+		default:
+			w := weight(a[i])
+			both += w
+			either += w
+			i++
+			j++
+		}
+	}
+	if either == 0 {
+		return 0
+	}
+	return both / either
+}
+
+// Prompt returns the instructions for one model call: each target memory
+// (slug, name, description, class, tags, the start of its body), the
+// neighbours' names and descriptions, and a request for 5-8 aliases per
+// target as a person would type them in a prompt, as JSON
+// {"aliases":{"<slug>":[...]}}.
+func Prompt(b Batch) string {
+	var w strings.Builder
+	w.WriteString(`A team keeps short notes ("memories") for its AI coding agent. On every message a developer types to the agent, a keyword search looks for a note that matches the message, and shows the note only when the message shares enough words with it. The developer does not know which notes exist. Your job: for each note below, write the messages a developer would really type at the moment they need that note, so that the search finds it.
+
+Notes to write aliases for:
+`)
+	for i, n := range b.Targets {
+		m := n.Memory
+		fmt.Fprintf(&w, "\n[%d] slug: %s\nname: %s\n", i+1, n.Slug, text.OneLine(m.Name))
+		if d := text.OneLine(m.Description); d != "" {
+			fmt.Fprintf(&w, "description: %s\n", d)
+		}
+		if c := m.EffectiveClass(); c != "" {
+			fmt.Fprintf(&w, "class: %s\n", c)
+		}
+		if len(m.Tags) > 0 {
+			fmt.Fprintf(&w, "tags: %s\n", strings.Join(m.Tags, ", "))
+		}
+		body := text.Clip(strings.TrimSpace(strings.ToValidUTF8(string(m.Body), "")), bodyCap)
+		fmt.Fprintf(&w, "body:\n<<<\n%s\n>>>\n", body)
+	}
+	if len(b.Contrast) > 0 {
+		w.WriteString("\nOther notes in the same store, the ones most like those above (write nothing for these; they are here so that your aliases do not fit them):\n")
+		for _, n := range b.Contrast {
+			fmt.Fprintf(&w, "- %s: %s", n.Slug, text.OneLine(n.Memory.Name))
+			if d := text.OneLine(n.Memory.Description); d != "" {
+				fmt.Fprintf(&w, " — %s", d)
+			}
+			w.WriteString("\n")
+		}
+	}
+	w.WriteString(`
+For each note to write aliases for, write 5 to 8 aliases: short phrases (3 to 10 words, under 80 characters), each as a developer would type it in a chat message to the agent. Mix:
+- the task they are about to start that the note should warn them about ("about to run the migration on prod");
+- symptoms and error messages they would see or paste ("uploads over 10mb time out with a 504");
+- questions they would ask ("why is the checkout total a cent off?").
+Use the words developers really use for the thing: the project's own names for services, files, commands and tools where a developer would name them, and everyday words for the rest, as real messages mix them. Describe the situation, not the note's solution.
+
+Each alias must fit its own note better than any other note listed here: avoid phrases that would match the other notes too, and words so general that they fit any note ("fix", "broken", "issue", "help") unless a specific word comes with them. An alias that only repeats the note's name, description or tags adds nothing (the search already has them) and will be discarded. Each alias must say something different from the others. Do not copy sentences from the body. No quotes around the whole phrase, no numbering.
+
+Answer with JSON only, no prose and no code fence: one entry per note to write aliases for, keyed by its slug:
+{"aliases":{"<slug>":["...","..."]}}
+`)
+	return w.String()
+}
+
+// Result is what enrich wrote for one memory: the aliases kept, and those
+// dropped with why (see Filter).
+type Result struct {
+	Kept    []string
+	Dropped map[string]string
+}
+
+// Ask asks the model for the aliases of b's targets and filters each
+// memory's answer (see Filter). A target the model left out gets an empty
+// Result; an answer for a slug that is not a target is an error, as is a
+// model that cannot be asked or answers in the wrong shape.
+func Ask(ctx context.Context, a model.Asker, b Batch) (map[string]Result, error) {
+	if a == nil {
+		return nil, errors.New("enrich: no model to ask")
+	}
+	if len(b.Targets) == 0 {
+		return nil, errors.New("enrich: no memory")
 	}
 	var answer struct {
-		Aliases []string `json:"aliases"`
+		Aliases map[string][]string `json:"aliases"`
 	}
-	if err := a.Ask(ctx, Prompt(m, slug), &answer); err != nil {
-		return nil, nil, fmt.Errorf("ask model for aliases of %s: %w", slug, err)
+	if err := a.Ask(ctx, Prompt(b), &answer); err != nil {
+		return nil, fmt.Errorf("ask model for aliases of %s: %w", slugs(b.Targets), err)
 	}
-	kept, dropped = Filter(m, answer.Aliases)
-	return kept, dropped, nil
+	out := make(map[string]Result, len(b.Targets))
+	for _, n := range b.Targets {
+		if n.Memory == nil {
+			return nil, errors.New("enrich: no memory")
+		}
+		kept, dropped := Filter(n.Memory, answer.Aliases[n.Slug])
+		out[n.Slug] = Result{Kept: kept, Dropped: dropped}
+	}
+	for slug := range answer.Aliases {
+		if _, ok := out[slug]; !ok {
+			return nil, fmt.Errorf("the model answered for %q, which it was not asked about", slug)
+		}
+	}
+	return out, nil
+}
+
+func slugs(notes []Note) string {
+	s := make([]string, len(notes))
+	for i, n := range notes {
+		s[i] = n.Slug
+	}
+	return strings.Join(s, ", ")
 }
 
 // Filter keeps the aliases that add words to the memory (see the package

@@ -146,41 +146,56 @@ func TestFilter(t *testing.T) {
 	}
 }
 
-func TestAliases(t *testing.T) {
-	m := deployMemory()
-	a := &modeltest.Asker{Answer: `{"aliases":["I'm about to wreck prod","production deploy","api went down after release","","I'm about to wreck prod"]}`}
-	kept, dropped, err := Aliases(context.Background(), a, m, "production-deploy-incident")
+func TestAsk(t *testing.T) {
+	b := Batch{Targets: []Note{{"production-deploy-incident", deployMemory()}, {"spanish-vat-rounds-per-line", vatMemory()}}}
+	a := &modeltest.Asker{Answer: `{"aliases":{"production-deploy-incident":["I'm about to wreck prod","production deploy","api went down after release","","I'm about to wreck prod"]}}`}
+	got, err := Ask(context.Background(), a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"I'm about to wreck prod", "api went down after release"}; !slices.Equal(kept, want) {
-		t.Errorf("kept %q, want %q", kept, want)
+	res := got["production-deploy-incident"]
+	if want := []string{"I'm about to wreck prod", "api went down after release"}; !slices.Equal(res.Kept, want) {
+		t.Errorf("kept %q, want %q", res.Kept, want)
 	}
-	if dropped["production deploy"] != ReasonCopy || dropped[""] != ReasonEmpty || dropped["I'm about to wreck prod"] != ReasonRepeat {
-		t.Errorf("dropped %q", dropped)
+	if res.Dropped["production deploy"] != ReasonCopy || res.Dropped[""] != ReasonEmpty || res.Dropped["I'm about to wreck prod"] != ReasonRepeat {
+		t.Errorf("dropped %q", res.Dropped)
 	}
-	if !strings.Contains(a.Prompt(), "Production deploy incident") || !strings.Contains(a.Prompt(), "production-deploy-incident") {
-		t.Error("the prompt does not name the memory")
+	if r, ok := got["spanish-vat-rounds-per-line"]; !ok || len(r.Kept) != 0 {
+		t.Errorf("a target the model left out: %+v, %v; want an empty result", r, ok)
+	}
+	for _, want := range []string{"Production deploy incident", "production-deploy-incident", "Spanish VAT rounds per line"} {
+		if !strings.Contains(a.Prompt(), want) {
+			t.Errorf("the prompt does not name %q", want)
+		}
 	}
 
 	down := errors.New("model down")
-	if _, _, err := Aliases(context.Background(), &modeltest.Asker{Err: down}, m, "x"); !errors.Is(err, down) {
+	if _, err := Ask(context.Background(), &modeltest.Asker{Err: down}, b); !errors.Is(err, down) {
 		t.Errorf("model failure: got %v", err)
 	}
-	if _, _, err := Aliases(context.Background(), &modeltest.Asker{Answer: `{"aliases":[],"why":"x"}`}, m, "x"); err == nil {
-		t.Error("wrong answer shape: want an error")
+	for _, answer := range []string{
+		`{"aliases":["a list, not a map"]}`,
+		`{"aliases":{},"why":"x"}`,
+		`{"aliases":{"someone-else":["not asked about"]}}`,
+	} {
+		if _, err := Ask(context.Background(), &modeltest.Asker{Answer: answer}, b); err == nil {
+			t.Errorf("answer %s: want an error", answer)
+		}
 	}
-	if _, _, err := Aliases(context.Background(), nil, m, "x"); err == nil {
+	if _, err := Ask(context.Background(), nil, b); err == nil {
 		t.Error("nil model.Asker: want an error")
 	}
-	if _, _, err := Aliases(context.Background(), a, nil, "x"); err == nil {
-		t.Error("nil memory: want an error")
+	if _, err := Ask(context.Background(), a, Batch{}); err == nil {
+		t.Error("no memory: want an error")
 	}
 }
 
 func TestPrompt(t *testing.T) {
-	m := vatMemory()
-	p := Prompt(m, "spanish-vat-rounds-per-line")
+	b := Batch{
+		Targets:  []Note{{"spanish-vat-rounds-per-line", vatMemory()}},
+		Contrast: []Note{{"production-deploy-incident", deployMemory()}},
+	}
+	p := Prompt(b)
 	for _, want := range []string{
 		"spanish-vat-rounds-per-line",
 		"Spanish VAT rounds per line",
@@ -188,18 +203,70 @@ func TestPrompt(t *testing.T) {
 		"checkout, vat",
 		"off by one cent", // the body
 		"5 to 8 aliases",
-		"Paraphrase",
-		"NOT in the note's name",
-		"the problem",
-		`{"aliases":[`,
+		"- production-deploy-incident: Production deploy incident", // a neighbour, by name only
+		"only repeats the note's name",
+		`{"aliases":{"<slug>":[`,
 	} {
 		if !strings.Contains(p, want) {
 			t.Errorf("prompt lacks %q", want)
 		}
 	}
+	if strings.Contains(p, "took the API down") {
+		t.Error("a neighbour's body is in the prompt")
+	}
 	long := mdparse.New(mdparse.Fields{Name: "Long"}, strings.Repeat("ü", bodyCap))
-	if p := Prompt(long, "long"); len(p) > bodyCap+3000 || !strings.Contains(p, "…") {
+	if p := Prompt(Batch{Targets: []Note{{"long", long}}}); len(p) > bodyCap+3000 || !strings.Contains(p, "…") {
 		t.Errorf("a long body is not cut: prompt of %d bytes", len(p))
+	}
+}
+
+func TestPlan(t *testing.T) {
+	note := func(slug, name string, tags ...string) Note {
+		return Note{slug, mdparse.New(mdparse.Fields{Name: name, Tags: tags}, "body")}
+	}
+	var all []Note
+	for i := range 10 {
+		all = append(all, note(fmt.Sprintf("stripe-%d", i), fmt.Sprintf("Stripe webhook case %d", i), "stripe", "webhooks"))
+	}
+	for i := range 10 {
+		all = append(all, note(fmt.Sprintf("terraform-%d", i), fmt.Sprintf("Terraform state case %d", i), "terraform", "infra"))
+	}
+	todo := []string{"stripe-3", "terraform-4", "stripe-8", "stripe-3"}
+	batches := Plan(all, todo)
+	var got []string
+	for _, b := range batches {
+		if len(b.Targets) > BatchSize || len(b.Contrast) > maxContrast {
+			t.Errorf("batch of %d targets and %d neighbours", len(b.Targets), len(b.Contrast))
+		}
+		for _, n := range b.Targets {
+			got = append(got, n.Slug)
+		}
+		for _, n := range b.Contrast {
+			if slices.ContainsFunc(b.Targets, func(x Note) bool { return x.Slug == n.Slug }) {
+				t.Errorf("%s is both a target and a neighbour", n.Slug)
+			}
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"stripe-3", "stripe-8", "terraform-4"}; !slices.Equal(got, want) {
+		t.Errorf("targets %q, want each of %q once", got, want)
+	}
+	// The neighbours shown are the memories most like the targets.
+	b := Plan(all, []string{"stripe-3"})[0]
+	if len(b.Contrast) != maxContrast {
+		t.Fatalf("%d neighbours, want %d", len(b.Contrast), maxContrast)
+	}
+	for _, n := range b.Contrast {
+		if !strings.HasPrefix(n.Slug, "stripe-") {
+			t.Errorf("neighbour %s of a stripe memory", n.Slug)
+		}
+	}
+	// Same store, same batches: the prompts replay.
+	if again := Plan(all, todo); !slices.EqualFunc(again, batches, func(a, b Batch) bool { return Prompt(a) == Prompt(b) }) {
+		t.Error("the same store planned twice gave different prompts")
+	}
+	if Plan(all, []string{"not-in-the-store"}) != nil {
+		t.Error("an unknown slug was planned")
 	}
 }
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Retrieval figures through the product's whole path: each store copied into a
+# fresh git repository at .claude/agent-memory, measured with `mem eval`, then
+# enriched from the shared cassette (a real model's recorded answers to
+# `mem enrich`) and measured again. Prints one table; keeps nothing unless KEEP=1.
+#
+#   bash bench/retrieval.sh              # the dev battery and the four real stores
+#   KEEP=1 bash bench/retrieval.sh       # keep the repositories (enriched and not)
+#   CASSETTE=FILE bash bench/retrieval.sh   # answers recorded for this enrich prompt
+#                                        # (default: $SHARED/cassettes/enrich/cassette.jsonl)
+#
+# Not a test: the floors live in TestDevBattery, TestUnseenStores and TestLocomo.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+bench_init
+CASSETTE=${CASSETTE:-$SHARED/cassettes/enrich/cassette.jsonl}
+if [ ! -f "$CASSETTE" ] || [ ! -d "$SHARED/eval/store" ]; then
+  echo "bench: skipping: shared data not found at $SHARED (set SHARED=DIR to the folder holding eval/ and cassettes/)"
+  exit 0
+fi
+command -v python3 >/dev/null || { echo "bench: the cassette replay needs python3" >&2; exit 1; }
+build_bins >/dev/null
+NOW=${NOW:-2026-11-29}
+
+# name, store directory (relative to $SHARED), battery
+stores=(
+  "dev|eval/store|$SHARED/eval/battery-dev.jsonl"
+  "application-pipeline|external/memory-files/4444J99__application-pipeline/.claude/memory|$ROOT/internal/eval/testdata/application-pipeline.jsonl"
+  "bga-assistant|external/memory-files/AnotherSava__bga-assistant/.claude/memory|$ROOT/internal/eval/testdata/bga-assistant.jsonl"
+  "niotebook|external/memory-files/Akram012388__niotebook_v0.2/.claude/agent-memory|$ROOT/internal/eval/testdata/niotebook.jsonl"
+  "compose-envkit|external/memory-files/InfernalRabbit__compose-envkit/.claude/agent-memory|$ROOT/internal/eval/testdata/compose-envkit.jsonl"
+)
+
+# figures DIR BATTERY: hit@1 hit@2 silence precision score, from mem eval --json.
+figures() {
+  (cd "$1" && "$MEM" eval --json --now "$NOW" "$2") |
+    python3 -c 'import json,sys; r=json.load(sys.stdin); print("%.2f %.2f %.2f %.2f %+d" % (r["hit_at_1"], r["hit_at_2"], r["silence"], r["precision"], r["score"]))'
+}
+
+printf '%-22s %-30s %-30s\n' store "plain: h@1 h@2 sil prec score" "enriched: h@1 h@2 sil prec score"
+for s in "${stores[@]}"; do
+  IFS='|' read -r name src battery <<<"$s"
+  repo=$TMP/$name
+  mkdir -p "$repo/.claude"
+  git init -q "$repo"
+  cp -r "$SHARED/$src" "$repo/.claude/agent-memory"
+  git -C "$repo" add -A && git -C "$repo" commit -qm "the store as found"
+  plain=$(figures "$repo" "$battery")
+  (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$CASSETTE" \
+    "$MEM" enrich >"$TMP/$name.enrich.log" 2>&1) || { echo "bench: mem enrich failed on $name (a replay that exits 3 means the cassette was recorded for another enrich prompt):" >&2; tail -3 "$TMP/$name.enrich.log" >&2; exit 1; }
+  enriched=$(figures "$repo" "$battery")
+  printf '%-22s %-30s %-30s\n' "$name" "$plain" "$enriched"
+done
