@@ -10,6 +10,17 @@
 // problem, and Filter, a deterministic guard, drops what it returns anyway
 // that adds nothing.
 //
+// # Batches
+//
+// One model call (Plan, Prompt, Ask) writes the aliases of up to BatchSize
+// memories that are alike, and shows beside them, by name and description,
+// the store's memories most like them. Asked about a memory alone, a model
+// writes the words of its topic, which every memory of that topic shares,
+// and a search then finds the neighbours as often as the memory; shown the
+// neighbours, it can write what tells them apart. A store of 240 memories
+// takes 30 calls instead of 240. Batches depend only on the memories, so
+// the same store sends the same prompts (a cassette replays them).
+//
 // # Filter's rules, in order
 //
 //   - whitespace collapsed, control characters and invalid UTF-8 dropped;
@@ -303,8 +314,9 @@ type Result struct {
 
 // Ask asks the model for the aliases of b's targets and filters each
 // memory's answer (see Filter). A target the model left out gets an empty
-// Result; an answer for a slug that is not a target is an error, as is a
-// model that cannot be asked or answers in the wrong shape.
+// Result, and what it wrote for a slug it was not asked about (a
+// neighbour's, say) is not used. An error means the model could not be
+// asked or answered in the wrong shape.
 func Ask(ctx context.Context, a model.Asker, b Batch) (map[string]Result, error) {
 	if a == nil {
 		return nil, errors.New("enrich: no model to ask")
@@ -325,11 +337,6 @@ func Ask(ctx context.Context, a model.Asker, b Batch) (map[string]Result, error)
 		}
 		kept, dropped := Filter(n.Memory, answer.Aliases[n.Slug])
 		out[n.Slug] = Result{Kept: kept, Dropped: dropped}
-	}
-	for slug := range answer.Aliases {
-		if _, ok := out[slug]; !ok {
-			return nil, fmt.Errorf("the model answered for %q, which it was not asked about", slug)
-		}
 	}
 	return out, nil
 }

@@ -148,7 +148,7 @@ func TestFilter(t *testing.T) {
 
 func TestAsk(t *testing.T) {
 	b := Batch{Targets: []Note{{"production-deploy-incident", deployMemory()}, {"spanish-vat-rounds-per-line", vatMemory()}}}
-	a := &modeltest.Asker{Answer: `{"aliases":{"production-deploy-incident":["I'm about to wreck prod","production deploy","api went down after release","","I'm about to wreck prod"]}}`}
+	a := &modeltest.Asker{Answer: `{"aliases":{"production-deploy-incident":["I'm about to wreck prod","production deploy","api went down after release","","I'm about to wreck prod"],"a-neighbour":["not asked about"]}}`}
 	got, err := Ask(context.Background(), a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +163,9 @@ func TestAsk(t *testing.T) {
 	if r, ok := got["spanish-vat-rounds-per-line"]; !ok || len(r.Kept) != 0 {
 		t.Errorf("a target the model left out: %+v, %v; want an empty result", r, ok)
 	}
+	if _, ok := got["a-neighbour"]; ok || len(got) != 2 {
+		t.Errorf("results %v: want the two targets only", got)
+	}
 	for _, want := range []string{"Production deploy incident", "production-deploy-incident", "Spanish VAT rounds per line"} {
 		if !strings.Contains(a.Prompt(), want) {
 			t.Errorf("the prompt does not name %q", want)
@@ -176,7 +179,6 @@ func TestAsk(t *testing.T) {
 	for _, answer := range []string{
 		`{"aliases":["a list, not a map"]}`,
 		`{"aliases":{},"why":"x"}`,
-		`{"aliases":{"someone-else":["not asked about"]}}`,
 	} {
 		if _, err := Ask(context.Background(), &modeltest.Asker{Answer: answer}, b); err == nil {
 			t.Errorf("answer %s: want an error", answer)
