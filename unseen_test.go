@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/enrichtest"
 	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/shared"
@@ -22,17 +23,30 @@ func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n"
 // product's whole path: the store copied into a git repository, indexed as
 // `mem index` does (subdirectories, MEMORY.md sections) and searched as the
 // hook does. The floors are what the method measured when it last changed.
+//
+// Each store is measured as found and enriched: with the aliases a real
+// model wrote for it (enrichtest), since a user's store gets them without
+// asking.
 func TestUnseenStores(t *testing.T) {
 	for _, c := range []struct {
 		battery, repo, store string
+		enriched             bool
 		hit2, silence        float64
 	}{
-		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", 0.90, 1},
-		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", 0.80, 1},
-		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", 0.75, 1},
-		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", 0.90, 1},
+		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", false, 0.90, 1},
+		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", false, 0.80, 1},
+		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", false, 0.75, 1},
+		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", false, 0.90, 1},
+		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", true, 0.90, 1},
+		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", true, 0.80, 1},
+		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", true, 0.75, 1},
+		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", true, 0.90, 1},
 	} {
-		t.Run(c.battery, func(t *testing.T) {
+		name := c.battery
+		if c.enriched {
+			name += "/enriched"
+		}
+		t.Run(name, func(t *testing.T) {
 			src := shared.Need(t, "external", "memory-files", c.repo, c.store)
 			dir := t.TempDir()
 			if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
@@ -41,6 +55,9 @@ func TestUnseenStores(t *testing.T) {
 			store := filepath.Join(dir, c.store)
 			if err := os.CopyFS(store, os.DirFS(src)); err != nil {
 				t.Fatal(err)
+			}
+			if c.enriched {
+				enrichtest.Enrich(t, enrichtest.Cassette(t), store)
 			}
 			r, err := mem.Open(dir, store)
 			if err != nil {

@@ -1,10 +1,18 @@
-// Package modeltest holds a fake model.Asker for the unit tests of the
-// offline passes: a canned JSON answer in place of a model command.
+// Package modeltest holds model.Askers for the tests of the offline passes:
+// a canned JSON answer in place of a model command, and a cassette of a real
+// model's recorded answers.
 package modeltest
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
 	"sync"
 
 	"github.com/mem-dev/mem/internal/model"
@@ -69,4 +77,54 @@ func (a *Asker) Prompt() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.prompt
+}
+
+// Cassette answers each prompt with what a real model answered to that
+// exact prompt when it was recorded (../shared/cassettes/README.md): a JSONL
+// file of {"sha256", "prompt", "answer"} lines, looked up by the SHA-256 of
+// the prompt's bytes, as the shared replay command does, but in process.
+type Cassette struct {
+	answers map[string]json.RawMessage
+}
+
+// ErrNotRecorded is the error for a prompt the cassette has no answer for:
+// the prompt changed since the recording.
+var ErrNotRecorded = errors.New("the cassette holds no answer for this prompt: it changed since the recording")
+
+var _ model.Asker = (*Cassette)(nil)
+
+// LoadCassette reads a cassette file.
+func LoadCassette(path string) (*Cassette, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c := &Cassette{answers: map[string]json.RawMessage{}}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var rec struct {
+			SHA256 string          `json:"sha256"`
+			Answer json.RawMessage `json:"answer"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil || rec.SHA256 == "" {
+			return nil, fmt.Errorf("%s:%d: not a cassette record", path, n)
+		}
+		c.answers[rec.SHA256] = rec.Answer
+	}
+	return c, sc.Err()
+}
+
+// Ask answers prompt from the cassette, decoded as model.Runner decodes.
+func (c *Cassette) Ask(_ context.Context, prompt string, out any) error {
+	sum := sha256.Sum256([]byte(prompt))
+	a, ok := c.answers[hex.EncodeToString(sum[:])]
+	if !ok {
+		return ErrNotRecorded
+	}
+	return model.DecodeStrict(a, out)
 }
