@@ -19,16 +19,47 @@ import (
 // (safe to call more than once) to release it. The lock is per open file, so
 // goroutines of one process exclude each other as well.
 func (s *Store) Lock(ctx context.Context) (unlock func(), err error) {
-	dir := s.StateDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("lock store: %w", err)
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "store.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	unlock, _, err = s.flock(ctx, "store.lock", true)
 	if err != nil {
 		return nil, fmt.Errorf("lock store: %w", err)
 	}
+	return unlock, nil
+}
+
+// LockNamed takes another lock of the repository, <StateDir>/NAME, as Lock
+// takes the store's: for work that must not run twice at once but must
+// never make a writer wait (the offline passes' model calls). Taking it
+// twice in one process waits on itself.
+func (s *Store) LockNamed(ctx context.Context, name string) (unlock func(), err error) {
+	unlock, _, err = s.flock(ctx, name, true)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", name, err)
+	}
+	return unlock, nil
+}
+
+// TryLockNamed takes the lock NAME if it is free and reports false,
+// without waiting, when another holder has it.
+func (s *Store) TryLockNamed(name string) (unlock func(), ok bool, err error) {
+	unlock, ok, err = s.flock(context.Background(), name, false)
+	if err != nil {
+		return nil, false, fmt.Errorf("lock %s: %w", name, err)
+	}
+	return unlock, ok, nil
+}
+
+// flock takes an flock on <StateDir>/name, waiting for it when wait is set.
+func (s *Store) flock(ctx context.Context, name string, wait bool) (unlock func(), ok bool, err error) {
+	dir := s.StateDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, false, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, false, err
+	}
 	fd := int(f.Fd())
-	wait := 500 * time.Microsecond
+	backoff := 500 * time.Microsecond
 	for {
 		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
@@ -39,19 +70,23 @@ func (s *Store) Lock(ctx context.Context) (unlock func(), err error) {
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
-			return nil, fmt.Errorf("lock store: %w", err)
+			return nil, false, err
+		}
+		if !wait {
+			f.Close()
+			return nil, false, nil
 		}
 		// flock cannot be interrupted by a context, so poll with a capped,
 		// jittered backoff.
-		timer := time.NewTimer(wait/2 + rand.N(wait))
+		timer := time.NewTimer(backoff/2 + rand.N(backoff))
 		select {
 		case <-ctx.Done():
 			timer.Stop()
 			f.Close()
-			return nil, fmt.Errorf("lock store: %w", ctx.Err())
+			return nil, false, ctx.Err()
 		case <-timer.C:
 		}
-		wait = min(2*wait, 10*time.Millisecond)
+		backoff = min(2*backoff, 10*time.Millisecond)
 	}
 	var once sync.Once
 	return func() {
@@ -59,5 +94,5 @@ func (s *Store) Lock(ctx context.Context) (unlock func(), err error) {
 			syscall.Flock(fd, syscall.LOCK_UN)
 			f.Close()
 		})
-	}, nil
+	}, true, nil
 }
