@@ -27,6 +27,19 @@ const (
 	KeyMetadata     = "metadata"
 )
 
+// Frontmatter keys that record where a memory's aliases came from (package
+// enrich writes them). Aliases learned from use are also in KeyAliases,
+// which is what search reads.
+const (
+	// KeyAliasesFor records what the model's aliases were written for (a
+	// hash of the name, description and body), so that a memory edited
+	// since gets them rewritten.
+	KeyAliasesFor = "aliases_for"
+	// KeyAliasesLearned lists the aliases learned from use: the words a
+	// person typed before the agent found the memory itself.
+	KeyAliasesLearned = "aliases_learned"
+)
+
 // Classes of memory. DefaultClass is what a memory without one is treated as.
 var Classes = []string{"rule", "fact", "event", "gotcha", "reference", "procedure", "preference", "decision"}
 
@@ -52,6 +65,8 @@ type Memory struct {
 	Importance        int    // 1-10, 0 if unset
 	Modified          time.Time
 	Tags, Aliases     []string
+	AliasesFor        string   // what the model's aliases were written for (KeyAliasesFor)
+	LearnedAliases    []string // the aliases learned from use (KeyAliasesLearned)
 	SupersededBy      string
 	Unverified        []string
 	Status            string // "" or StatusForgotten
@@ -247,6 +262,7 @@ func (m *Memory) load() error {
 	name, desc, class := "", "", ""
 	m.Importance, m.Modified = 0, time.Time{}
 	m.Tags, m.Aliases, m.Unverified = nil, nil, nil
+	m.AliasesFor, m.LearnedAliases = "", nil
 	m.SupersededBy, m.Status, m.Type = "", "", ""
 	metaType := ""
 	if m.open != nil {
@@ -276,6 +292,10 @@ func (m *Memory) load() error {
 					m.Tags = list(v)
 				case KeyAliases:
 					m.Aliases = list(v)
+				case KeyAliasesFor:
+					m.AliasesFor = scalar(v)
+				case KeyAliasesLearned:
+					m.LearnedAliases = list(v)
 				case KeySupersededBy:
 					m.SupersededBy = scalar(v)
 				case KeyUnverified:

@@ -37,7 +37,18 @@
 //     query weighs more;
 //   - a repeat is dropped: the same content words, in any order, as an
 //     alias kept before it;
+//   - an alias the secret scan flags (package secrets) is dropped: aliases
+//     are committed and shared like the rest of the file;
 //   - at most MaxAliases are kept, in the model's order.
+//
+// # What the aliases were written for
+//
+// Three frontmatter keys (see record.go): aliases, which search reads, holds
+// every alias; aliases_for is the Fingerprint of the name, description and
+// body the model's aliases were written for, so that a memory edited since
+// is enriched again (Needs); aliases_learned lists the aliases learned from
+// use (Learn), which a rewrite keeps and ranks first. An alias in neither
+// record was written by hand and is never rewritten.
 package enrich
 
 import (
@@ -50,6 +61,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
@@ -75,6 +87,7 @@ const (
 	ReasonCopy      = "copies the memory's own terms"
 	ReasonRepeat    = "repeats an alias already kept"
 	ReasonOverLimit = "over the limit of 8"
+	ReasonSecret    = "looks like a secret"
 )
 
 // Note is one memory as enrich sees it: its slug in the store and its parse.
@@ -390,6 +403,10 @@ func Filter(m *mdparse.Memory, aliases []string) (kept []string, dropped map[str
 		key := strings.Join(terms, " ")
 		if slices.Contains(seen, key) {
 			dropped[raw] = ReasonRepeat
+			continue
+		}
+		if secrets.Check("alias", a) != nil {
+			dropped[raw] = ReasonSecret
 			continue
 		}
 		if len(kept) == MaxAliases {
