@@ -33,19 +33,16 @@ type CurateOptions struct {
 
 // Curate finds duplicates and dead paths, asks the model about related
 // pairs, applies the supersessions that pass every guard (one commit
-// each, nothing deleted) and queues the rest for review.
+// each, nothing deleted) and queues the rest for review. The model is
+// asked without the store's lock; the decisions are applied under it,
+// except where either memory changed meanwhile (Result.Changed).
 func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, error) {
-	unlock, err := r.files.Lock(ctx)
+	snap, err := r.snapshot(nil)
 	if err != nil {
 		return curator.Result{}, err
 	}
-	defer unlock()
-	mems, paths, err := r.memories(nil)
-	if err != nil {
-		return curator.Result{}, err
-	}
-	list := make([]curator.Memory, 0, len(mems))
-	for slug, m := range mems {
+	list := make([]curator.Memory, 0, len(snap.mems))
+	for slug, m := range snap.mems {
 		list = append(list, curator.Memory{Slug: slug, M: m})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Slug < list[j].Slug })
@@ -62,17 +59,33 @@ func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, err
 	if err != nil || o.DryRun {
 		return res, err
 	}
-	for i, d := range res.Apply {
-		commit, err := r.supersede(ctx, mems, paths, d, nil)
+
+	unlock, err := r.files.Lock(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	applied := res.Apply[:0]
+	for _, d := range res.Apply {
+		if !snap.unchanged(r, d.Retire, d.Keep) {
+			res.Changed = append(res.Changed, d)
+			continue
+		}
+		commit, err := r.supersede(ctx, snap.mems, snap.paths, d, nil)
 		if err != nil {
 			return res, err
 		}
-		res.Apply[i].Commit = commit
+		d.Commit = commit
+		applied = append(applied, d)
 	}
+	res.Apply = applied
 	if err := r.enqueue(ctx, res.Review); err != nil {
 		return res, err
 	}
 	r.refreshLocked()
+	if len(applied) > 0 {
+		r.afterWrite()
+	}
 	return res, nil
 }
 

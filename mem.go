@@ -26,6 +26,11 @@ type Repo struct {
 	files *gitstore.Store
 	// Now is the clock, replaceable in tests.
 	Now func() time.Time
+	// AfterWrite, when set, is called after a commit that may leave a
+	// memory without current aliases: a store (CLI or MCP), a capture's, a
+	// curation's. The CLI sets it to start a detached `mem enrich
+	// --background`; it must return at once.
+	AfterWrite func()
 }
 
 // ErrNoStore means the store directory does not exist yet.

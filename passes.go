@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -61,37 +62,48 @@ func (r *Repo) Capture(ctx context.Context, a model.Asker, transcriptPath string
 	return out, nil
 }
 
-// Enriched is one memory's new aliases.
+// Enriched is one memory's new aliases, or why it has none.
 type Enriched struct {
 	Slug    string            `json:"slug"`
+	Need    string            `json:"need,omitempty"` // enrich.NeedMissing or NeedStale; "" when named or forced
 	Aliases []string          `json:"aliases"`
 	Dropped map[string]string `json:"dropped,omitempty"`
 	Commit  string            `json:"commit,omitempty"`
+	// Skipped says why nothing was written, e.g. ReasonChanged.
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// EnrichOptions tune an enrichment run.
+type EnrichOptions struct {
+	Model    model.Asker
+	Slugs    []string // only these memories, whatever aliases they have
+	Force    bool     // every current memory, whatever aliases it has
+	Progress func(done, total int)
 }
 
 // Enrich writes `aliases:` (the words a person would type when they need a
-// memory) on the named memories, or on every current memory that has none
-// (all of them with force), one commit per memory.
-func (r *Repo) Enrich(ctx context.Context, a model.Asker, slugs []string, force bool, progress func(done, total int)) ([]Enriched, error) {
-	unlock, err := r.files.Lock(ctx)
+// memory) on the named memories, or on every current memory whose model
+// aliases are missing or were written for text that changed since
+// (enrich.Needs; all of them with Force), one commit per memory. The model
+// is asked without the store's lock; each answer is applied under it, and
+// skipped when the memory changed meanwhile.
+func (r *Repo) Enrich(ctx context.Context, o EnrichOptions) ([]Enriched, error) {
+	snap, err := r.snapshot(nil)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	mems, paths, err := r.memories(nil)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range slugs {
-		if mems[strings.TrimSuffix(s, ".md")] == nil {
+	for _, s := range o.Slugs {
+		if snap.mems[strings.TrimSuffix(s, ".md")] == nil {
 			return nil, fmt.Errorf("%w: %s", ErrNotFound, s)
 		}
 	}
 	var todo []string
+	need := map[string]string{}
 	var all []enrich.Note
-	for slug, m := range mems {
-		asked := slices.Contains(slugs, slug) || slices.Contains(slugs, slug+".md")
-		if asked || len(slugs) == 0 && (force || len(m.Aliases) == 0) && m.SupersededBy == "" {
+	for slug, m := range snap.mems {
+		asked := slices.Contains(o.Slugs, slug) || slices.Contains(o.Slugs, slug+".md")
+		need[slug] = enrich.Needs(m)
+		if asked || len(o.Slugs) == 0 && m.SupersededBy == "" && (o.Force || need[slug] != "") {
 			todo = append(todo, slug)
 		}
 		if m.SupersededBy == "" || asked {
@@ -101,40 +113,116 @@ func (r *Repo) Enrich(ctx context.Context, a model.Asker, slugs []string, force 
 	sort.Strings(todo)
 	sort.Slice(all, func(i, j int) bool { return all[i].Slug < all[j].Slug })
 	var out []Enriched
-	defer r.refreshLocked()
+	defer func() {
+		if len(out) > 0 {
+			r.refreshAfter(ctx)
+		}
+	}()
 	done := 0
 	for _, b := range enrich.Plan(all, todo) {
-		if progress != nil {
-			progress(done, len(todo))
+		if o.Progress != nil {
+			o.Progress(done, len(todo))
 		}
-		results, err := enrich.Ask(ctx, a, b)
+		results, err := enrich.Ask(ctx, o.Model, b)
 		if err != nil {
 			return out, err
 		}
 		for _, n := range b.Targets {
 			done++
 			res := results[n.Slug]
-			if err := secrets.Check(n.Slug+" aliases", strings.Join(res.Kept, "\n")); err != nil {
-				return out, err
+			e := Enriched{Slug: n.Slug, Need: need[n.Slug], Dropped: res.Dropped}
+			if e.Aliases, err = enrich.Record(n.Memory, res.Kept); err != nil {
+				return out, fmt.Errorf("enrich %s: %w", n.Slug, err)
 			}
-			e := Enriched{Slug: n.Slug, Aliases: res.Kept, Dropped: res.Dropped}
-			if len(res.Kept) > 0 {
-				if err := n.Memory.Set(mdparse.KeyAliases, res.Kept); err != nil {
-					return out, err
-				}
-				c, err := r.files.Apply(ctx, []gitstore.Change{{Path: paths[n.Slug], Data: n.Memory.Bytes()}},
+			err = r.applyUnchanged(ctx, snap, []string{n.Slug}, func() (gitstore.Result, error) {
+				return r.files.Apply(ctx, []gitstore.Change{{Path: snap.paths[n.Slug], Data: n.Memory.Bytes()}},
 					gitstore.CommitInfo{Action: "enrich", Slug: n.Slug})
-				if err != nil {
-					return out, err
-				}
-				e.Commit = c.Commit
+			}, &e.Commit, &e.Skipped)
+			if err != nil {
+				return out, err
 			}
 			out = append(out, e)
 		}
 	}
-	if progress != nil {
-		progress(len(todo), len(todo))
+	if o.Progress != nil {
+		o.Progress(len(todo), len(todo))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
 	return out, nil
+}
+
+// ReasonChanged is why a pass left a memory as it was: the file changed
+// between the pass's read and its write (someone stored, edited or forgot
+// it meanwhile). The next run reads it again.
+const ReasonChanged = "changed since the pass read it"
+
+// snapshot is the store as an offline pass read it, without the store's
+// lock: each current memory parsed, with the bytes it was parsed from. The
+// pass asks its model and probes from it, holding no lock, and then writes,
+// under the lock, only to the files that still hold those bytes
+// (applyUnchanged), as install.Plan and Apply refuse a stale plan.
+type snapshot struct {
+	mems  map[string]*mdparse.Memory
+	paths map[string]string // store-relative
+	data  map[string][]byte // as read
+}
+
+// snapshot reads the store's current memories (or the named ones) without
+// the lock. Files are written by rename, so each read sees one whole version.
+func (r *Repo) snapshot(only []string) (*snapshot, error) {
+	mems, paths, data, err := r.readMemories(only)
+	if err != nil {
+		return nil, err
+	}
+	return &snapshot{mems: mems, paths: paths, data: data}, nil
+}
+
+// unchanged reports whether the files of slugs still hold what the snapshot
+// read. The caller holds the store's lock.
+func (s *snapshot) unchanged(r *Repo, slugs ...string) bool {
+	for _, slug := range slugs {
+		rel, ok := s.paths[slug]
+		if !ok {
+			return false
+		}
+		data, err := r.files.ReadFile(rel)
+		if err != nil || !bytes.Equal(data, s.data[slug]) {
+			return false
+		}
+	}
+	return true
+}
+
+// applyUnchanged takes the store's lock and runs apply when the files of
+// slugs are as the snapshot read them, recording the commit, or records in
+// skipped why nothing was committed (ReasonChanged, or gitstore's reason for
+// a write without a commit). Only an error of apply is returned.
+func (r *Repo) applyUnchanged(ctx context.Context, snap *snapshot, slugs []string, apply func() (gitstore.Result, error), commit, skipped *string) error {
+	unlock, err := r.files.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if !snap.unchanged(r, slugs...) {
+		*skipped = ReasonChanged
+		return nil
+	}
+	res, err := apply()
+	if err != nil {
+		return err
+	}
+	*commit, *skipped = res.Commit, res.Skipped
+	return nil
+}
+
+// refreshAfter refreshes the cache after a pass's writes, under a short
+// lock of its own; like refreshLocked it only logs a failure.
+func (r *Repo) refreshAfter(ctx context.Context) {
+	unlock, err := r.files.Lock(ctx)
+	if err != nil {
+		r.logf("refresh index: %v", err)
+		return
+	}
+	defer unlock()
+	r.refreshLocked()
 }

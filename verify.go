@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -29,21 +30,22 @@ type Verified struct {
 	Cleared  []string `json:"cleared"`  // memories whose labels were cleared
 	Commit   string   `json:"commit,omitempty"`
 	Skipped  string   `json:"skipped,omitempty"`
+	// Changed lists memories whose labels were not written because they
+	// changed while they were probed; the next run probes them again.
+	Changed []string `json:"changed,omitempty"`
 }
 
 // Verify probes the claims of the memories and writes `unverified:` labels
 // on memories with a failed claim, clearing them when every claim passes or
-// is unknown again; all of it in one commit.
+// is unknown again; all of it in one commit. The probes and the model run
+// without the store's lock; the labels are written under it, except on a
+// memory that changed meanwhile (listed in Changed).
 func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
-	unlock, err := r.files.Lock(ctx)
+	snap, err := r.snapshot(o.Slugs)
 	if err != nil {
 		return Verified{}, err
 	}
-	defer unlock()
-	mems, paths, err := r.memories(o.Slugs)
-	if err != nil {
-		return Verified{}, err
-	}
+	mems := snap.mems
 	p := &verify.Prober{Repo: r.Place.WorkTree, Now: r.Now()}
 	if o.Network {
 		p.HTTP = verify.NewHTTPClient()
@@ -52,18 +54,34 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 	labels := verify.Labels(rep.Failed, p.Date())
 
 	out := Verified{Report: rep, Labelled: []string{}, Cleared: []string{}}
-	var changes []gitstore.Change
 	slugs := make([]string, 0, len(mems))
 	for s := range mems {
 		slugs = append(slugs, s)
 	}
 	sort.Strings(slugs)
+	var want []string // memories whose labels change
 	for _, slug := range slugs {
-		m := mems[slug]
-		next := verify.Merge(m.Unverified, labels[slug])
-		if slices.Equal(next, m.Unverified) {
+		if !slices.Equal(verify.Merge(mems[slug].Unverified, labels[slug]), mems[slug].Unverified) {
+			want = append(want, slug)
+		}
+	}
+	if len(want) == 0 {
+		return out, nil
+	}
+
+	unlock, err := r.files.Lock(ctx)
+	if err != nil {
+		return out, err
+	}
+	defer unlock()
+	var changes []gitstore.Change
+	for _, slug := range want {
+		if !snap.unchanged(r, slug) {
+			out.Changed = append(out.Changed, slug)
 			continue
 		}
+		m := mems[slug]
+		next := verify.Merge(m.Unverified, labels[slug])
 		if len(next) == 0 {
 			err = m.Unset(mdparse.KeyUnverified)
 			out.Cleared = append(out.Cleared, slug)
@@ -74,7 +92,7 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 		if err != nil {
 			return out, fmt.Errorf("label %s: %w", slug, err)
 		}
-		changes = append(changes, gitstore.Change{Path: paths[slug], Data: m.Bytes()})
+		changes = append(changes, gitstore.Change{Path: snap.paths[slug], Data: m.Bytes()})
 	}
 	if len(changes) == 0 {
 		return out, nil
@@ -100,18 +118,25 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 }
 
 // memories parses the store's memories (or the named ones), keyed by slug,
-// with their store-relative paths. Forgotten ones are skipped, and so, with
-// a line in the log, are files that do not parse.
+// with their store-relative paths, for a caller that holds the lock.
 func (r *Repo) memories(only []string) (map[string]*mdparse.Memory, map[string]string, error) {
+	mems, paths, _, err := r.readMemories(only)
+	return mems, paths, err
+}
+
+// readMemories parses the store's memories (or the named ones), keyed by
+// slug, with their store-relative paths and the bytes read. Forgotten ones
+// are skipped, and so, with a line in the log, are files that do not parse.
+func (r *Repo) readMemories(only []string) (map[string]*mdparse.Memory, map[string]string, map[string][]byte, error) {
 	files, err := r.files.Walk()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	want := map[string]bool{}
 	for _, s := range only {
 		want[strings.TrimSuffix(s, ".md")] = true
 	}
-	mems, paths := map[string]*mdparse.Memory{}, map[string]string{}
+	mems, paths, raw := map[string]*mdparse.Memory{}, map[string]string{}, map[string][]byte{}
 	for _, rel := range files {
 		slug := strings.TrimSuffix(path.Base(rel), ".md")
 		if !isMemoryFile(rel) || len(want) > 0 && !want[slug] {
@@ -119,7 +144,7 @@ func (r *Repo) memories(only []string) (map[string]*mdparse.Memory, map[string]s
 		}
 		data, err := r.files.ReadFile(rel)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		m, err := mdparse.Parse(r.abs(rel), data)
 		if err != nil {
@@ -129,12 +154,12 @@ func (r *Repo) memories(only []string) (map[string]*mdparse.Memory, map[string]s
 		if m.Status == mdparse.StatusForgotten {
 			continue
 		}
-		mems[slug], paths[slug] = m, rel
+		mems[slug], paths[slug], raw[slug] = m, rel, bytes.Clone(data)
 	}
 	for s := range want {
 		if mems[s] == nil {
-			return nil, nil, fmt.Errorf("%w: %s", ErrNotFound, s)
+			return nil, nil, nil, fmt.Errorf("%w: %s", ErrNotFound, s)
 		}
 	}
-	return mems, paths, nil
+	return mems, paths, raw, nil
 }

@@ -89,6 +89,7 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		return Written{}, err
 	}
 	r.refreshLocked()
+	r.afterWrite()
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }
 

@@ -77,6 +77,9 @@ type Result struct {
 	DeadPaths  []DeadPath   `json:"dead_paths"`
 	Apply      []Decision   `json:"applied"`
 	Review     []ReviewItem `json:"review"`
+	// Changed are decisions the caller did not apply because a memory
+	// changed between the run's read and the write; the next run asks again.
+	Changed []Decision `json:"changed,omitempty"`
 	// Unasked counts candidate pairs left out by Options.MaxPairs.
 	Unasked int `json:"unasked,omitempty"`
 }

@@ -45,10 +45,16 @@ func (c captureCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	r.AfterWrite = enrichAfterWrite(r)
 	m := modelFor(e, c.NoModel, "capture")
 	if m == nil {
 		return errors.New("capture needs a model: install `claude` or set MEM_MODEL_CMD")
 	}
+	unlock, err := lockModel(e, r, m)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	res, err := r.Capture(e.ctx, m, c.Transcript, c.Max)
 	if err != nil {
 		return err

@@ -63,9 +63,15 @@ type env struct {
 	store  string
 }
 
-// open finds and opens the store.
+// open finds and opens the store. Its writes start the detached
+// enrichment of what they leave without aliases (enrichAfterWrite).
 func (e *env) open() (*mem.Repo, error) {
-	return mem.Open(e.dir, e.store)
+	r, err := mem.Open(e.dir, e.store)
+	if err != nil {
+		return nil, err
+	}
+	r.AfterWrite = enrichAfterWrite(r)
+	return r, nil
 }
 
 // userError is an error with a hint for the person at the terminal.

@@ -17,9 +17,15 @@ func (c curateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	m := modelFor(e, c.NoModel, "supersession pass and no check of memories against the profile and CLAUDE.md")
+	unlock, err := lockModel(e, r, m)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	res, err := r.Curate(e.ctx, mem.CurateOptions{
 		DryRun:   c.DryRun,
-		Model:    modelFor(e, c.NoModel, "supersession pass and no check of memories against the profile and CLAUDE.md"),
+		Model:    m,
 		Progress: newProgress(e.stderr, "curate").update,
 	})
 	if err != nil {
@@ -40,6 +46,9 @@ func (c curateCmd) Run(e *env) error {
 	}
 	for _, d := range res.Apply {
 		fmt.Fprintf(e.stdout, "%s %s superseded by %s (%.2f) %.12s\n", verb, d.Retire, d.Keep, d.Confidence, d.Commit)
+	}
+	for _, d := range res.Changed {
+		fmt.Fprintf(e.stdout, "changed    %s / %s: not applied, a memory changed while the curator ran\n", d.Retire, d.Keep)
 	}
 	for _, it := range res.Review {
 		fmt.Fprintf(e.stdout, "review     %s / %s: %s\n", it.A, it.B, it.Reason)

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mem-dev/mem"
 )
 
 type enrichCmd struct {
-	Force   bool     `help:"Also rewrite memories that have aliases already."`
-	JSON    bool     `help:"Print the aliases written as JSON."`
-	NoModel bool     `name:"no-model" help:"Do nothing but say that enrich needs a model."`
-	Slugs   []string `arg:"" optional:"" help:"Memories to enrich (default: every current memory without aliases)."`
+	Force      bool     `help:"Also rewrite memories whose aliases are current."`
+	JSON       bool     `help:"Print the aliases written as JSON."`
+	NoModel    bool     `name:"no-model" help:"Do nothing but say that enrich needs a model."`
+	Background bool     `hidden:"" help:"Enrich what is missing or stale, quietly, once per request (started after writes)."`
+	Slugs      []string `arg:"" optional:"" help:"Memories to enrich (default: every current memory whose aliases are missing or were written for text that changed since)."`
 }
 
 func (c enrichCmd) Run(e *env) error {
@@ -18,16 +22,47 @@ func (c enrichCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if c.Background {
+		return enrichBackground(r)
+	}
 	m := modelFor(e, c.NoModel, "aliases")
 	if m == nil {
 		return errors.New("enrich needs a model: install `claude` or set MEM_MODEL_CMD")
 	}
-	res, err := r.Enrich(e.ctx, m, c.Slugs, c.Force, newProgress(e.stderr, "enrich").update)
+	unlock, err := lockModel(e, r, m)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	res, err := r.Enrich(e.ctx, mem.EnrichOptions{Model: m, Slugs: c.Slugs, Force: c.Force, Progress: newProgress(e.stderr, "enrich").update})
 	if c.JSON && err == nil {
-		return printJSON(e, res)
+		return printJSON(e, nonNil(res))
 	}
 	for _, en := range res {
+		if en.Skipped != "" {
+			fmt.Fprintf(e.stdout, "%s: skipped: %s\n", en.Slug, en.Skipped)
+			continue
+		}
 		fmt.Fprintf(e.stdout, "%s: %s\n", en.Slug, strings.Join(en.Aliases, "; "))
 	}
 	return err
+}
+
+// enrichBackground is `mem enrich --background`: what a write starts. It
+// never fails: it has no one to tell but the hook log, where a missing
+// model is said once a day, not after every write.
+func enrichBackground(r *mem.Repo) error {
+	r.AfterWrite = nil // its own commits need no enrichment
+	m, why := backgroundModel()
+	r.EnrichPending(context.Background(), mem.EnrichOptions{Model: m}, func(err error) {
+		switch {
+		case why != nil:
+			if onceADay(r, "enrich-no-model") {
+				hookLog(r, "enrich: no aliases written: "+why.Error())
+			}
+		default:
+			hookLog(r, "enrich: "+err.Error())
+		}
+	})
+	return nil
 }

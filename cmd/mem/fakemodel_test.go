@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // fakeModel is the model executable the scripts put behind MEM_MODEL_CMD:
@@ -17,8 +19,28 @@ import (
 // true supersessions confidently and fully, the false-contradiction traps
 // confidently but "partial", anything else "unrelated". FAKE_MODEL_ANSWER,
 // when set, is returned as the answer to any prompt.
+//
+// FAKE_MODEL_GATE, a directory, makes it a model that takes as long as the
+// script wants: each call touches <gate>/started and answers only once
+// <gate>/release exists; a call that starts while another runs touches
+// <gate>/overlap.
 func fakeModel() int {
 	prompt, _ := io.ReadAll(os.Stdin)
+	if gate := os.Getenv("FAKE_MODEL_GATE"); gate != "" {
+		running := filepath.Join(gate, "running")
+		if f, err := os.OpenFile(running, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err != nil {
+			os.WriteFile(filepath.Join(gate, "overlap"), nil, 0o644)
+		} else {
+			f.Close()
+			defer os.Remove(running)
+		}
+		os.WriteFile(filepath.Join(gate, "started"), nil, 0o644)
+		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(gate, "release")); err == nil {
+				break
+			}
+		}
+	}
 	answer := os.Getenv("FAKE_MODEL_ANSWER")
 	if answer == "" {
 		answer = curationVerdict(string(prompt))

@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -31,8 +33,15 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MEM_STORE", "")
 			// No script reaches a real model: passes use fake-model or --no-model.
 			e.Setenv("MEM_MODEL_CMD", "fake-model")
+			// Nothing runs detached unless a script asks for it: a pass in
+			// the background would race the script's own checks.
+			e.Setenv(BackgroundEnv, "off")
 			e.Setenv("SHARED", shared.Path())
 			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"waitfile":       waitFile,
+			"waitbackground": waitBackground,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "shared" {
@@ -42,4 +51,57 @@ func TestScripts(t *testing.T) {
 			return false, nil
 		},
 	})
+}
+
+// waitFile waits for a file to exist: `waitfile PATH`. It gives up, failing
+// the script, after a minute.
+func waitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile PATH")
+	}
+	path := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	ts.Fatalf("%s did not appear in a minute", args[0])
+}
+
+// waitBackground waits until the detached passes of a repository are done:
+// `waitbackground GITDIR/mem` returns once no enrichment is asked for
+// (enrich-*.pending) and none holds its lock, nor the sweep or learning
+// theirs, nor anyone the model lock. It gives up after a minute.
+func waitBackground(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitbackground STATEDIR")
+	}
+	dir := ts.MkAbs(args[0])
+	busy := func() bool {
+		if pending, _ := filepath.Glob(filepath.Join(dir, "*.pending")); len(pending) > 0 {
+			return true
+		}
+		locks, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
+		for _, l := range locks {
+			if filepath.Base(l) == "store.lock" {
+				continue
+			}
+			f, err := os.Open(l)
+			if err != nil {
+				continue
+			}
+			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+			f.Close() // releases it
+			if err != nil {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !busy() {
+			return
+		}
+	}
+	ts.Fatalf("the detached passes in %s did not finish in a minute", args[0])
 }

@@ -19,10 +19,16 @@ func (c verifyCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	m := modelFor(e, c.NoModel, "claims beyond the deterministic extractor")
+	unlock, err := lockModel(e, r, m)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	v, err := r.Verify(e.ctx, mem.VerifyOptions{
 		Slugs:    c.Slugs,
 		Network:  !c.Offline,
-		Model:    modelFor(e, c.NoModel, "claims beyond the deterministic extractor"),
+		Model:    m,
 		Progress: newProgress(e.stderr, "verify").update,
 	})
 	if err != nil {
@@ -39,6 +45,9 @@ func (c verifyCmd) Run(e *env) error {
 	}
 	for _, rj := range v.Rejected {
 		fmt.Fprintf(e.stdout, "rejected %s: %s (%s)\n", rj.Memory, rj.Claim, rj.Reason)
+	}
+	for _, s := range v.Changed {
+		fmt.Fprintf(e.stdout, "changed  %s: not labelled, it changed while it was probed\n", s)
 	}
 	if v.Commit != "" {
 		fmt.Fprintf(e.stdout, "labelled %d, cleared %d in %.12s\n", len(v.Labelled), len(v.Cleared), v.Commit)

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/logfile"
+	"github.com/mem-dev/mem/internal/model"
+)
+
+// BackgroundEnv turns the detached passes off when set to 0, off or false:
+// no `mem enrich --background` after a write, no daily sweep from
+// SessionStart, no alias learning from the Stop hook. The passes by hand
+// still run.
+const BackgroundEnv = "MEM_BACKGROUND"
+
+// backgroundOff reports whether detached passes must not start: turned off
+// by BackgroundEnv, or inside one of our own model calls (a nested session
+// must not start passes of its own).
+func backgroundOff() bool {
+	switch os.Getenv(BackgroundEnv) {
+	case "0", "off", "false":
+		return true
+	}
+	return os.Getenv(model.ChildEnv) != ""
+}
+
+// startDetached starts this binary with args in a session of its own, for
+// the given store, and returns at once: the process outlives the command or
+// hook that started it, and its standard streams are /dev/null.
+func startDetached(r *mem.Repo, args ...string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	full := append([]string{"--store", r.Place.Store, "-C", r.Place.WorkTree}, args...)
+	cmd := exec.Command(self, full...)
+	cmd.SysProcAttr = detached()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", args[0], err)
+	}
+	return cmd.Process.Release()
+}
+
+// enrichAfterWrite is Repo.AfterWrite for the CLI and the MCP server: it
+// marks the store as having memories to enrich and starts a detached
+// `mem enrich --background`, which returns at once when one is already
+// running (that one picks up the mark). A failure to start is logged to
+// the hook log; the write it follows has succeeded.
+func enrichAfterWrite(r *mem.Repo) func() {
+	return func() {
+		if backgroundOff() {
+			return
+		}
+		err := r.RequestEnrich()
+		if err == nil {
+			err = startDetached(r, "enrich", "--background")
+		}
+		if err != nil {
+			hookLog(r, "enrich: "+err.Error())
+		}
+	}
+}
+
+// hookLog appends one dated line to the hook log, where the hooks and the
+// detached passes, which have no terminal, leave their errors for
+// `mem doctor`.
+func hookLog(r *mem.Repo, msg string) {
+	logfile.AppendDated(filepath.Join(r.Place.CacheDir(), logfile.HookErrors), time.Now(), msg)
+}
+
+// lockModel takes the repository's model lock for a pass run by hand,
+// saying on stderr when it has to wait for another pass (a detached
+// enrichment, a sweep) to finish. Without a model there is nothing to lock.
+func lockModel(e *env, r *mem.Repo, m model.Asker) (unlock func(), err error) {
+	if m == nil {
+		return func() {}, nil
+	}
+	unlock, ok, err := r.TryLockModel()
+	if err != nil || ok {
+		return unlock, err
+	}
+	fmt.Fprintln(e.stderr, "mem: waiting for another model pass of this repository to finish")
+	return r.LockModel(e.ctx)
+}
+
+// backgroundModel is the model for a detached pass: the configured one, or
+// nil with the reason when none can run.
+func backgroundModel() (model.Asker, error) {
+	m := model.FromEnv()
+	if err := m.Available(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// onceADay reports whether the event name last happened more than a day
+// ago (or never), and if so records that it happens now, as the mtime of a
+// marker under the state directory.
+func onceADay(r *mem.Repo, name string) bool {
+	marker := filepath.Join(r.StateDir(), name)
+	if fi, err := os.Stat(marker); err == nil && time.Since(fi.ModTime()) < 24*time.Hour {
+		return false
+	}
+	os.MkdirAll(r.StateDir(), 0o755)
+	now := time.Now()
+	return os.WriteFile(marker, nil, 0o644) == nil && os.Chtimes(marker, now, now) == nil
+}
