@@ -69,7 +69,10 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	}
 	defer unlock()
 	if existing, _ := r.find(slug); existing != "" {
-		return Written{Slug: slug}, fmt.Errorf("%w: %s", ErrExists, existing)
+		// The file may be a write left pending (git was busy): commit it
+		// now, so that storing again is never what keeps it uncommitted.
+		res, _ := r.files.Flush(ctx)
+		return Written{Slug: slug, Result: res}, fmt.Errorf("%w: %s", ErrExists, existing)
 	}
 	changes := []gitstore.Change{{Path: rel, Data: m.Bytes()}}
 	trailers := n.Trailers

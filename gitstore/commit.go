@@ -1,13 +1,12 @@
 package gitstore
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -43,24 +42,32 @@ type Result struct {
 	// Skipped says why no commit was made (the files were written), as a
 	// phrase such as "a merge is in progress"; "" when Committed.
 	Skipped string
-	// Warning is set when the commit was made but the user's index could not
-	// be brought in line (its lock stayed held); `git status` then shows the
-	// store paths as changed until `git reset -- <paths>`.
+	// Pending is set with Skipped when the write is kept to be committed,
+	// with its own message, by the next Apply or Flush (git was busy, or
+	// the repository could not take a commit).
+	Pending bool
+	// Earlier lists the commits made first, of writes an earlier Apply had
+	// left pending.
+	Earlier []string
+	// Warning says what the user should know although the write went
+	// through, e.g. an earlier pending write that could not be committed.
 	Warning string
 }
 
 // Reasons for not committing, in Result.Skipped.
 const (
-	SkipNoRepo     = "the store is not in a git repository"
-	SkipNoChange   = "nothing changed"
-	SkipMerge      = "a merge is in progress"
-	SkipRebase     = "a rebase is in progress"
-	SkipAm         = "git am is in progress"
-	SkipCherryPick = "a cherry-pick is in progress"
-	SkipRevert     = "a revert is in progress"
-	SkipSequencer  = "a cherry-pick or revert is in progress"
-	SkipBisect     = "a bisect is in progress"
-	SkipDetached   = "HEAD is detached"
+	SkipNoRepo      = "the store is not in a git repository"
+	SkipNoChange    = "nothing changed"
+	SkipMerge       = "a merge is in progress"
+	SkipRebase      = "a rebase is in progress"
+	SkipAm          = "git am is in progress"
+	SkipCherryPick  = "a cherry-pick is in progress"
+	SkipRevert      = "a revert is in progress"
+	SkipSequencer   = "a cherry-pick or revert is in progress"
+	SkipBisect      = "a bisect is in progress"
+	SkipDetached    = "HEAD is detached"
+	SkipIndexLocked = "another git process holds the index (.git/index.lock)"
+	SkipBranchBusy  = "the branch kept moving under mem (other commits or a held ref lock)"
 )
 
 // gitSpawns counts git processes started, for tests and benchmarks.
@@ -68,11 +75,22 @@ var gitSpawns atomic.Int64
 
 var trailerKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
 
+// optimisticAttempts is how many times a commit prepares the user's index
+// without holding its lock before it holds the lock throughout.
+const optimisticAttempts = 2
+
+// commitTimeout bounds the retries of one commit while the branch moves
+// under it (the user committing meanwhile) or git holds a ref lock.
+var commitTimeout = 10 * time.Second
+
 // Apply writes the changes, each atomically, and commits exactly those store
 // paths as one commit (see the package doc). The caller holds Lock. When the
-// repository is busy (merge, rebase, ...), on a detached HEAD or outside git,
-// the files are written and Result.Skipped says why there is no commit. A path
-// that escapes the store fails the whole call before anything is written.
+// repository is busy (merge, rebase, ...), on a detached HEAD or while another
+// git process keeps the index locked, the files are written, the write is kept
+// pending (Result.Pending) and Result.Skipped says why there is no commit; the
+// next Apply or Flush commits it. Outside git the files are written and never
+// committed. A path that escapes the store fails the whole call before
+// anything is written.
 func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (Result, error) {
 	msg, subject, err := message(info)
 	if err != nil {
@@ -103,6 +121,18 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		return Result{}, fmt.Errorf("apply: %w", err)
 	}
 	defer r.Close()
+	var mine string
+	if s.WorkTree != "" {
+		s.removeStale(touchedDirs(s.Root, paths))
+		p := pending{Root: s.Root, Message: msg, Subject: subject}
+		for i, c := range changes {
+			p.Paths = append(p.Paths, pendingPath{Path: paths[i], Delete: c.Delete})
+		}
+		// The journal first: a write is never on disk without it.
+		if mine, err = s.addPending(p); err != nil {
+			return Result{}, fmt.Errorf("apply: %w", err)
+		}
+	}
 	for i, c := range changes {
 		if c.Delete {
 			err = s.remove(r, paths[i])
@@ -110,28 +140,240 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 			err = s.writeAtomic(r, paths[i], c.Data)
 		}
 		if err != nil {
+			if mine != "" && i == 0 {
+				s.removePending(mine) // nothing was written
+			}
 			return Result{}, fmt.Errorf("apply: %w", err)
 		}
 	}
-
 	if s.WorkTree == "" {
 		return Result{Skipped: SkipNoRepo}, nil
 	}
-	if why, err := s.busy(ctx); err != nil || why != "" {
-		if err != nil {
-			return Result{}, fmt.Errorf("apply: %w", err)
-		}
-		return Result{Skipped: why}, nil
-	}
-	gitPaths := make([]string, len(paths))
-	for i, p := range paths {
-		gitPaths[i] = s.GitPath(p)
-	}
-	res, err := s.commit(ctx, gitPaths, msg, subject)
+	res, err := s.commitPending(ctx, mine)
 	if err != nil {
 		return Result{}, fmt.Errorf("apply: %w", err)
 	}
 	return res, nil
+}
+
+// Flush commits the writes that earlier calls of Apply left pending, each
+// as the commit it was meant to be. The caller holds Lock. With nothing
+// pending it does nothing and returns a zero Result.
+func (s *Store) Flush(ctx context.Context) (Result, error) {
+	if s.WorkTree == "" {
+		return Result{}, nil
+	}
+	res, err := s.commitPending(ctx, "")
+	if err != nil {
+		return Result{}, fmt.Errorf("flush: %w", err)
+	}
+	return res, nil
+}
+
+// touchedDirs lists the store directories that hold paths, once each.
+func touchedDirs(root string, paths []string) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, p := range paths {
+		d := filepath.Join(root, filepath.FromSlash(path.Dir(p)))
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// commitPending commits the store's pending writes, oldest first, and
+// returns the Result of the one named mine (all of them when mine is "").
+func (s *Store) commitPending(ctx context.Context, mine string) (Result, error) {
+	ps, err := s.loadPending()
+	if err != nil {
+		return Result{}, err
+	}
+	if len(ps) == 0 {
+		return Result{}, nil
+	}
+	if why, err := s.busy(ctx); err != nil || why != "" {
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{Skipped: why, Pending: true}, nil
+	}
+	last := mine // whose Result is returned
+	if last == "" {
+		last = ps[len(ps)-1].name
+	}
+	var res Result
+	var earlier, warnings []string
+	for _, p := range ps {
+		r, err := s.commitOne(ctx, p)
+		if err != nil {
+			if p.name == last {
+				return Result{}, err // stays pending: the next write tries again
+			}
+			warnings = append(warnings, fmt.Sprintf("a write left uncommitted earlier (%s) could not be committed and is left in the work tree: %v", p.Subject, err))
+			s.removePending(p.name)
+			continue
+		}
+		if r.Pending {
+			// Git is busy: this write and every later one stay pending, in order.
+			res = Result{Skipped: r.Skipped, Pending: true}
+			break
+		}
+		s.removePending(p.name)
+		if p.name == last {
+			res = r
+		} else if r.Committed {
+			earlier = append(earlier, r.Commit)
+		}
+	}
+	res.Earlier = earlier
+	res.Warning = strings.Join(warnings, "; ")
+	return res, nil
+}
+
+// commitOne makes the commit of one pending write from the files as they are
+// on disk: a path written is committed if it exists, a path removed if it does
+// not (whatever else happened to it is not this write's).
+func (s *Store) commitOne(ctx context.Context, p pending) (Result, error) {
+	var gitPaths []string
+	for _, pp := range p.Paths {
+		_, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(pp.Path)))
+		if exists := err == nil; exists != pp.Delete {
+			gitPaths = append(gitPaths, s.GitPath(pp.Path))
+		}
+	}
+	if len(gitPaths) == 0 {
+		return Result{Skipped: SkipNoChange}, nil
+	}
+	obj := s.objects()
+	deadline := time.Now().Add(commitTimeout)
+	wait := time.Millisecond
+	for attempt := 0; ; attempt++ {
+		// The first attempts prepare the index without its lock and take
+		// the lock only to install it; should the user's git keep changing
+		// the index meanwhile, the later ones hold the lock throughout.
+		commit, err := s.commitAttempt(ctx, obj, deadline, gitPaths, p, attempt >= optimisticAttempts)
+		switch {
+		case err == nil && commit == "":
+			return Result{Skipped: SkipNoChange}, nil
+		case err == nil:
+			return Result{Commit: commit, Committed: true}, nil
+		case errors.Is(err, errIndexBusy):
+			return Result{Skipped: SkipIndexLocked, Pending: true}, nil
+		case errors.Is(err, errIndexMoved), errors.Is(err, errRefMoved), errors.Is(err, errRefBusy):
+			// The user's git changed the index or the branch meanwhile:
+			// again from what they are now, until the deadline.
+			if time.Now().After(deadline) {
+				return Result{Skipped: SkipBranchBusy, Pending: true}, nil
+			}
+			select {
+			case <-ctx.Done():
+				return Result{}, ctx.Err()
+			case <-time.After(wait/2 + rand.N(wait)):
+			}
+			wait = min(2*wait, 50*time.Millisecond)
+		default:
+			return Result{}, err
+		}
+	}
+}
+
+// commitAttempt makes one try at the commit of p's paths: it prepares the
+// user's index, builds the commit on HEAD, and installs both under the
+// index's lock, which it takes first when lockFirst is set. It returns the
+// commit, "" when there was nothing to commit.
+func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Time, gitPaths []string, p pending, lockFirst bool) (string, error) {
+	var lock *gitLock
+	if lockFirst {
+		var err error
+		if lock, err = s.lockIndex(ctx, deadline); err != nil {
+			return "", err
+		}
+		defer lock.release()
+	}
+	ix, err := s.prepareIndex(ctx, gitPaths)
+	if err != nil {
+		return "", err
+	}
+	defer ix.discard()
+	commit, old, err := s.buildCommit(ctx, obj, ix.tmp, gitPaths, p.Message)
+	if err != nil {
+		return "", err
+	}
+	if lock == nil {
+		if lock, err = s.lockIndex(ctx, deadline); err != nil {
+			return "", err
+		}
+		defer lock.release()
+	}
+	if err := s.install(ctx, lock, ix, p.Subject, commit, old); err != nil {
+		return "", err
+	}
+	return commit, nil
+}
+
+// lockIndex takes the user's index.lock, waiting at most indexLockWait and
+// never past deadline.
+func (s *Store) lockIndex(ctx context.Context, deadline time.Time) (*gitLock, error) {
+	until := time.Now().Add(indexLockWait)
+	if deadline.Before(until) {
+		until = deadline
+	}
+	return s.takeLock(ctx, filepath.Join(s.GitDir, "index"), until)
+}
+
+// buildCommit writes the commit of HEAD's tree with paths as the prepared
+// index holds them, and returns it with the HEAD it is built on; commit is ""
+// when the tree is HEAD's already.
+func (s *Store) buildCommit(ctx context.Context, obj objects, index string, paths []string, msg string) (commit, old string, err error) {
+	entries, err := obj.indexEntries(ctx, index, paths)
+	if err != nil {
+		return "", "", err
+	}
+	if s.Check != nil {
+		for _, e := range entries {
+			if e.Mode == 0 {
+				continue
+			}
+			blobs, err := obj.readBlobs(ctx, []string{e.Hash})
+			if err != nil {
+				return "", "", err
+			}
+			if err := s.Check(e.Path, blobs[0]); err != nil {
+				return "", "", err
+			}
+		}
+	}
+	old, oldTree, err := obj.head(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	tree, err := obj.writeTree(ctx, oldTree, entries)
+	if err != nil {
+		return "", "", err
+	}
+	if tree == oldTree {
+		return "", old, nil
+	}
+	commit, err = obj.writeCommit(ctx, tree, old, msg)
+	return commit, old, err
+}
+
+// install puts the prepared index in place and moves the branch from old to
+// commit (when commit is not ""); the caller holds the index's lock.
+func (s *Store) install(ctx context.Context, lock *gitLock, ix *preparedIndex, subject, commit, old string) error {
+	if ix.changed() {
+		return errIndexMoved
+	}
+	if err := ix.install(); err != nil {
+		return err
+	}
+	if commit == "" {
+		return nil
+	}
+	return s.updateRef(ctx, lock, subject, commit, old)
 }
 
 // message builds the commit message and returns it with its subject.
@@ -201,136 +443,4 @@ func (s *Store) busy(ctx context.Context) (string, error) {
 		return SkipDetached, nil
 	}
 	return "", nil
-}
-
-// head returns the commit and tree HEAD points to, both "" on an unborn branch.
-func (s *Store) head(ctx context.Context) (commit, tree string, err error) {
-	out, err := s.git(ctx, nil, []byte("HEAD^{commit}\nHEAD^{tree}\n"), "cat-file", "--batch-check=%(objectname)")
-	if err != nil {
-		return "", "", err
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 2 {
-		return "", "", fmt.Errorf("git cat-file: unexpected output %q", out)
-	}
-	if strings.HasSuffix(lines[0], " missing") {
-		return "", "", nil
-	}
-	return lines[0], lines[1], nil
-}
-
-// commit makes one commit of HEAD's tree with paths (work-tree relative)
-// updated from the work tree, moves the branch with compare-and-swap, and
-// updates the user's index for those paths.
-func (s *Store) commit(ctx context.Context, paths []string, msg, subject string) (Result, error) {
-	if err := os.MkdirAll(s.StateDir(), 0o755); err != nil {
-		return Result{}, err
-	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	tmpIndex := filepath.Join(s.StateDir(), fmt.Sprintf("index.%d.%s.tmp", os.Getpid(), hex.EncodeToString(rnd[:])))
-	defer os.Remove(tmpIndex)
-	defer os.Remove(tmpIndex + ".lock")
-	tmpEnv := []string{"GIT_INDEX_FILE=" + tmpIndex}
-
-	var stdinPaths bytes.Buffer
-	for _, p := range paths {
-		stdinPaths.WriteString(p)
-		stdinPaths.WriteByte(0)
-	}
-
-	var (
-		old, commit string
-		err         error
-	)
-	// The branch can move under us (a user's commit is not under our lock):
-	// update-ref then refuses, and the commit is rebuilt on the new HEAD.
-	for attempt := 0; ; attempt++ {
-		var tree string
-		old, tree, err = s.head(ctx)
-		if err != nil {
-			return Result{}, err
-		}
-		os.Remove(tmpIndex)
-		if old != "" {
-			if _, err := s.git(ctx, tmpEnv, nil, "read-tree", old); err != nil {
-				return Result{}, err
-			}
-		}
-		if _, err := s.git(ctx, tmpEnv, stdinPaths.Bytes(), "update-index", "--add", "--remove", "-z", "--stdin"); err != nil {
-			return Result{}, err
-		}
-		out, err := s.git(ctx, tmpEnv, nil, "write-tree")
-		if err != nil {
-			return Result{}, err
-		}
-		newTree := strings.TrimSpace(string(out))
-		if newTree == tree {
-			s.syncIndex(ctx, stdinPaths.Bytes()) // the user may have had other content staged
-			return Result{Skipped: SkipNoChange}, nil
-		}
-		commit, err = s.commitTree(ctx, newTree, old, msg)
-		if err != nil {
-			return Result{}, err
-		}
-		_, err = s.git(ctx, nil, nil, "update-ref", "-m", subject, "HEAD", commit, old)
-		if err == nil {
-			break
-		}
-		if now, _, herr := s.head(ctx); herr != nil || now == old || attempt == 2 {
-			return Result{}, err
-		}
-	}
-	res := Result{Commit: commit, Committed: true}
-	if err := s.syncIndex(ctx, stdinPaths.Bytes()); err != nil {
-		res.Warning = fmt.Sprintf("committed, but the index was not updated (%v)", err)
-	}
-	return res, nil
-}
-
-// commitTree writes the commit object. The repository's identity is used;
-// when none is configured (git's guessing is turned off), mem's own.
-func (s *Store) commitTree(ctx context.Context, tree, parent, msg string) (string, error) {
-	args := []string{"-c", "user.useConfigOnly=true", "commit-tree", tree}
-	if parent != "" {
-		args = append(args, "-p", parent)
-	}
-	out, err := s.git(ctx, nil, []byte(msg), args...)
-	if err != nil {
-		var ge *gitError
-		if !errors.As(err, &ge) || !strings.Contains(ge.stderr, "auto-detection is disabled") {
-			return "", err
-		}
-		var env []string
-		for _, kv := range []string{"GIT_AUTHOR_NAME=mem", "GIT_COMMITTER_NAME=mem", "GIT_AUTHOR_EMAIL=mem@localhost", "GIT_COMMITTER_EMAIL=mem@localhost"} {
-			if k, _, _ := strings.Cut(kv, "="); os.Getenv(k) == "" {
-				env = append(env, kv)
-			}
-		}
-		if out, err = s.git(ctx, env, []byte(msg), args...); err != nil {
-			return "", err
-		}
-	}
-	return strings.TrimSpace(string(out)), nil
-}
-
-// syncIndex brings the user's index in line with the work tree for exactly
-// paths (NUL-terminated, work-tree relative), retrying while another git
-// process holds index.lock.
-func (s *Store) syncIndex(ctx context.Context, stdinPaths []byte) error {
-	wait := 5 * time.Millisecond
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		_, err := s.git(ctx, nil, stdinPaths, "update-index", "--add", "--remove", "-z", "--stdin")
-		var ge *gitError
-		if err == nil || !errors.As(err, &ge) || !strings.Contains(ge.stderr, "index.lock") || time.Now().After(deadline) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(wait):
-		}
-		wait = min(2*wait, 100*time.Millisecond)
-	}
 }

@@ -24,7 +24,7 @@ func TestApply(t *testing.T) {
 	if !res.Committed || res.Skipped != "" || res.Warning != "" {
 		t.Fatalf("%+v", res)
 	}
-	if spawns > 7 {
+	if spawns > 8 {
 		t.Errorf("Apply spawned git %d times", spawns)
 	}
 	if head := run(t, repo, "rev-parse", "HEAD"); head != res.Commit {

@@ -15,16 +15,31 @@
 //     the new content, and at worst a dot-named temporary file that [Store.Walk]
 //     never reports.
 //   - One change, one commit. [Store.Apply] turns a set of changes into exactly
-//     one commit that touches only store paths. The commit is built with git
-//     plumbing on a temporary index (read-tree HEAD, update-index, write-tree,
-//     commit-tree, update-ref with compare-and-swap), so whatever the user has
-//     staged is never swept in. Afterwards the user's own index is brought in
-//     line for exactly the committed store paths, so `git status` is clean for
-//     the store while the user's other staged and unstaged work is untouched.
-//     No hooks run.
+//     one commit that touches only store paths, built on HEAD's tree (never
+//     from the user's index), so whatever the user has staged is never swept
+//     in; the branch moves with git's compare-and-swap. No hooks run.
+//   - The index before the branch. The user's index is brought in line for
+//     exactly the committed paths before the branch moves, both under git's
+//     own <GitDir>/index.lock (see userindex.go): a branch never holds a
+//     memory that the index lacks, so the user's next `git commit` can never
+//     delete it, and no `git commit` runs between the two. The user's other
+//     staged and unstaged work is untouched.
+//   - Nothing written is left uncommitted. Apply records each write in a
+//     journal (<StateDir>/pending/) before it touches a file and clears it
+//     once the branch holds the commit. A write that could not be committed
+//     (another git held index.lock past a short wait, the branch kept moving,
+//     mem was killed, a merge was in progress) is committed, with its own
+//     message, by the next Apply or [Store.Flush]; [Result.Pending] says so.
 //   - No commit when git is busy. Mid-merge, mid-rebase, mid-cherry-pick or
 //     revert, mid-bisect, on a detached HEAD, or outside any git repository,
 //     Apply writes the files and does not commit; [Result.Skipped] says why.
+//   - Leftovers are cleaned, and only mem's. Git children run in their own
+//     process group and are stopped with SIGTERM (on which git removes its
+//     locks), so killing mem does not kill git holding a lock. What a killed
+//     mem leaves (its index.lock, whose content names its pid, with the ref
+//     locks it records; temporary files named with a pid, or old enough) is
+//     removed by the next write once that process is gone; a lock of git's or
+//     of a live process is never touched.
 //   - Mem commits are recognisable. The message is "mem: <action> <slug>", a
 //     blank line, an optional body, a blank line and trailers, the first of
 //     which is "Mem-Action: <action>". [Store.Log] lists exactly the commits
@@ -40,7 +55,10 @@
 //	<Root>/**/*.md            memories and MEMORY.md indexes
 //	<CommonDir>/mem/          state shared by all worktrees (see [Store.StateDir])
 //	<CommonDir>/mem/store.lock  the writers' lock (an empty file; flock)
-//	<CommonDir>/mem/index.*.tmp  the temporary index of a commit in progress
+//	<CommonDir>/mem/pending/    writes not committed yet, one JSON file each
+//	<CommonDir>/mem/index.<pid>.*.tmp  a temporary index (the git CLI backend)
+//	<GitDir>/mem-index.<pid>.*.tmp     the user's next index, being prepared
+//	<GitDir>/index.lock         git's lock; while mem holds it, "mem-lock pid=N start=S"
 //
 // History is read with go-git, serialised by a package mutex because go-git is
 // not safe for concurrent use. Commits are written with the git command, which

@@ -12,8 +12,9 @@ import (
 )
 
 // writeAtomic replaces rel (clean, slash-separated) in r with data: a temporary
-// file in the same directory is written, fsynced and renamed over rel, and the
-// directory is fsynced. Missing parent directories are created. The mode of an
+// file in the same directory (".<name>.tmp-<pid>-<random>", so that one left by
+// a killed process can be told from one in use) is written, fsynced and renamed
+// over rel, and the directory is fsynced. Missing parent directories are created. The mode of an
 // existing file is kept.
 func (s *Store) writeAtomic(r *os.Root, rel string, data []byte) (err error) {
 	native := filepath.FromSlash(rel)
@@ -43,7 +44,7 @@ func (s *Store) writeAtomic(r *os.Root, rel string, data []byte) (err error) {
 
 	var rnd [6]byte
 	rand.Read(rnd[:])
-	tmp := filepath.Join(dir, "."+path.Base(rel)+".tmp-"+hex.EncodeToString(rnd[:]))
+	tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d-%s", path.Base(rel), os.Getpid(), hex.EncodeToString(rnd[:])))
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return s.pathErr("write", rel, err)

@@ -33,7 +33,15 @@ type Store struct {
 	WorkTree  string // absolute work tree root; "" when the store is not in a git repository
 	GitDir    string // absolute git directory of the work tree ("" outside git)
 	CommonDir string // absolute common git directory, shared by linked worktrees ("" outside git)
+
+	// Check, when set, sees the content of every file a commit is about to
+	// hold (git path, bytes as committed) and refuses the commit by
+	// returning an error: the seam for scanning what mem commits.
+	Check func(path string, data []byte) error
 }
+
+// objects is how the store reads and writes git objects.
+func (s *Store) objects() objects { return cliObjects{s} }
 
 // Open describes the store at root, which need not exist yet. The enclosing
 // repository is found by running git in the nearest existing ancestor of root.
@@ -390,6 +398,7 @@ func runGit(ctx context.Context, dir string, env []string, stdin []byte, args ..
 	full := append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Dir = dir
+	detach(cmd)
 	cmd.Env = RepoFreeEnv()
 	// English messages: a few are matched (identity, index.lock, no repository).
 	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 
@@ -126,7 +127,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if kctx.Empty() {
 		return 0
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// On Ctrl-C, a hang-up or a polite kill, writers stop where they are
+	// and release the locks they hold (git's among them) rather than die.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	dir := c.C
 	if dir == "" {

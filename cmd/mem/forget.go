@@ -15,7 +15,7 @@ func (c forgetCmd) Run(e *env) error {
 	if err != nil {
 		return notFoundHint(err)
 	}
-	reportSkip(e, w.Skipped)
+	reportResult(e, w.Result)
 	fmt.Fprintf(e.stdout, "forgot %s\n", w.Slug)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/gitstore"
 )
 
 type storeCmd struct {
@@ -42,14 +43,36 @@ func (c storeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	reportSkip(e, w.Skipped)
+	reportResult(e, w.Result)
 	fmt.Fprintln(e.stdout, w.Slug)
 	return nil
 }
 
-// reportSkip tells the user when a file was written but not committed.
+// reportSkip tells the user when a file was written but not committed, and
+// what becomes of it.
 func reportSkip(e *env, skipped string) {
-	if skipped != "" {
-		fmt.Fprintf(e.stderr, "mem: wrote the file but did not commit: %s\n", strings.TrimSpace(skipped))
+	if skipped == "" {
+		return
+	}
+	fmt.Fprintf(e.stderr, "mem: wrote the file but did not commit: %s\n", strings.TrimSpace(skipped))
+	if skipped != gitstore.SkipNoChange && skipped != gitstore.SkipNoRepo {
+		fmt.Fprintln(e.stderr, "mem: hint: the write stays pending; the next mem write commits it, with its own message")
+	}
+}
+
+// reportResult tells the user, on stderr, what became of a write beyond its
+// own commit: why it was not committed, earlier pending writes committed
+// first, and anything else worth a warning.
+func reportResult(e *env, r gitstore.Result) {
+	reportSkip(e, r.Skipped)
+	if n := len(r.Earlier); n > 0 {
+		what := "writes"
+		if n == 1 {
+			what = "write"
+		}
+		fmt.Fprintf(e.stderr, "mem: also committed %d earlier %s left uncommitted\n", n, what)
+	}
+	if r.Warning != "" {
+		fmt.Fprintf(e.stderr, "mem: warning: %s\n", r.Warning)
 	}
 }

@@ -1,0 +1,330 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// entry is one path of the index or of a tree: its mode and object, as git
+// names them. A zero Mode means the path is absent (a removal).
+type entry struct {
+	Path string // slash-separated, from the top of the work tree
+	Mode uint32 // 0o100644, 0o100755, 0o120000 (symlink), 0o160000 (gitlink)
+	Hash string // hex object name
+}
+
+// objects is every read and write of the repository's objects and refs that
+// gitstore makes, except the two that stay with the git command in every
+// implementation: the compare-and-swap update of the branch (update-ref,
+// which writes the reflog and honours the ref backend) and the update of the
+// user's index (update-index, which keeps the index's extensions). Two
+// implementations: cliObjects, git's own plumbing, the reference that works
+// for any repository git can read; and goGitObjects, in process, for the
+// repositories go-git can open (SHA-1, no extension it does not know). One
+// conformance suite (objects_test.go) runs against both.
+type objects interface {
+	// head resolves HEAD to its commit and that commit's tree; both are ""
+	// on an unborn branch.
+	head(ctx context.Context) (commit, tree string, err error)
+	// indexEntries reads paths from the index file at index: one entry per
+	// path, with a zero Mode for a path the index does not hold.
+	indexEntries(ctx context.Context, index string, paths []string) ([]entry, error)
+	// writeTree writes the tree of base ("" for the empty tree) with each
+	// entry set, or removed when its Mode is zero, and returns its name.
+	writeTree(ctx context.Context, base string, entries []entry) (string, error)
+	// writeCommit writes a commit of tree on parent ("" for a root commit)
+	// with the repository's identity (mem's own when none is configured).
+	writeCommit(ctx context.Context, tree, parent, msg string) (string, error)
+	// readCommit reads one commit; rev may be any revision git resolves.
+	readCommit(ctx context.Context, rev string) (commitObject, error)
+	// diffTree lists the paths whose entries differ between two trees
+	// ("" is the empty tree), recursively, in path order.
+	diffTree(ctx context.Context, from, to string) ([]change, error)
+	// readBlobs reads blobs by name, in order.
+	readBlobs(ctx context.Context, hashes []string) ([][]byte, error)
+	// close releases what the implementation holds open.
+	close()
+}
+
+// commitObject is a commit as mem reads it.
+type commitObject struct {
+	Hash    string
+	Tree    string
+	Parents []string
+	Author  string // "Name <email>"
+	Time    int64  // author time, Unix seconds
+	Message string
+}
+
+// change is one path that differs between two trees.
+type change struct {
+	Path     string
+	From, To entry // a zero Mode where the path is absent
+}
+
+// cliObjects implements objects with git's plumbing commands.
+type cliObjects struct{ s *Store }
+
+var _ objects = cliObjects{}
+
+func (c cliObjects) head(ctx context.Context) (commit, tree string, err error) {
+	out, err := c.s.git(ctx, nil, []byte("HEAD^{commit}\nHEAD^{tree}\n"), "cat-file", "--batch-check=%(objectname)")
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("git cat-file: unexpected output %q", out)
+	}
+	if strings.HasSuffix(lines[0], " missing") {
+		return "", "", nil
+	}
+	return lines[0], lines[1], nil
+}
+
+func (c cliObjects) indexEntries(ctx context.Context, index string, paths []string) ([]entry, error) {
+	args := append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, literal(paths)...)
+	out, err := c.s.git(ctx, []string{"GIT_INDEX_FILE=" + index}, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]entry{}
+	for rec := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if rec == "" {
+			continue
+		}
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta) // mode hash stage
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		mode, err := strconv.ParseUint(f[0], 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("git ls-files: bad mode in %q", rec)
+		}
+		if f[2] == "0" {
+			found[path] = entry{Path: path, Mode: uint32(mode), Hash: f[1]}
+		}
+	}
+	entries := make([]entry, len(paths))
+	for i, p := range paths {
+		entries[i] = found[p]
+		entries[i].Path = p
+	}
+	return entries, nil
+}
+
+// literal makes paths literal pathspecs, so that git reads no wildcard or
+// magic in a file's name.
+func literal(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = ":(literal)" + p
+	}
+	return out
+}
+
+func (c cliObjects) writeTree(ctx context.Context, base string, entries []entry) (string, error) {
+	if err := os.MkdirAll(c.s.StateDir(), 0o755); err != nil {
+		return "", err
+	}
+	tmp := filepath.Join(c.s.StateDir(), tempName("index", ".tmp"))
+	defer os.Remove(tmp)
+	defer os.Remove(tmp + ".lock")
+	env := []string{"GIT_INDEX_FILE=" + tmp}
+	readTree := []string{"read-tree", "--empty"}
+	if base != "" {
+		readTree = []string{"read-tree", base}
+	}
+	if _, err := c.s.git(ctx, env, nil, readTree...); err != nil {
+		return "", err
+	}
+	var info bytes.Buffer
+	for _, e := range entries {
+		if e.Mode == 0 {
+			fmt.Fprintf(&info, "0 %s\t%s\x00", strings.Repeat("0", 40), e.Path)
+		} else {
+			fmt.Fprintf(&info, "%o %s\t%s\x00", e.Mode, e.Hash, e.Path)
+		}
+	}
+	if _, err := c.s.git(ctx, env, info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
+		return "", err
+	}
+	out, err := c.s.git(ctx, env, nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// writeCommit writes the commit object with git commit-tree. The
+// repository's identity is used; when none is configured (git's guessing is
+// turned off), mem's own, for each part the environment does not set.
+func (c cliObjects) writeCommit(ctx context.Context, tree, parent, msg string) (string, error) {
+	args := []string{"-c", "user.useConfigOnly=true", "commit-tree", tree}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	out, err := c.s.git(ctx, nil, []byte(msg), args...)
+	if err != nil {
+		var ge *gitError
+		if !errors.As(err, &ge) || !strings.Contains(ge.stderr, "auto-detection is disabled") {
+			return "", err
+		}
+		if out, err = c.s.git(ctx, memIdentityEnv(), []byte(msg), args...); err != nil {
+			return "", err
+		}
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// memIdentityEnv is mem's identity for each identity variable the
+// environment does not set.
+func memIdentityEnv() []string {
+	var env []string
+	for _, kv := range []string{"GIT_AUTHOR_NAME=" + memName, "GIT_COMMITTER_NAME=" + memName, "GIT_AUTHOR_EMAIL=" + memEmail, "GIT_COMMITTER_EMAIL=" + memEmail} {
+		if k, _, _ := strings.Cut(kv, "="); os.Getenv(k) == "" {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// mem's identity, for repositories that configure none.
+const (
+	memName  = "mem"
+	memEmail = "mem@localhost"
+)
+
+func (c cliObjects) readCommit(ctx context.Context, rev string) (commitObject, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return commitObject{}, fmt.Errorf("bad revision %q", rev)
+	}
+	out, err := c.s.git(ctx, nil, nil, "log", "-z", "-1", "--no-walk", logFormat, "--end-of-options", rev, "--")
+	if err != nil {
+		return commitObject{}, err
+	}
+	cs, err := parseCommits(out)
+	if err != nil || len(cs) != 1 {
+		return commitObject{}, fmt.Errorf("read commit %s: unexpected output %q", rev, out)
+	}
+	return cs[0], nil
+}
+
+// logFormat is how `git log -z` prints a commit for parseCommits: six
+// fields separated by NUL, the message last; -z ends each commit with a NUL.
+const logFormat = "--format=%H%x00%T%x00%P%x00%an <%ae>%x00%at%x00%B"
+
+// parseCommits parses `git log -z` output in logFormat.
+func parseCommits(out []byte) ([]commitObject, error) {
+	var cs []commitObject
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if len(fields) == 1 && fields[0] == "" {
+		return nil, nil
+	}
+	if len(fields)%6 != 0 {
+		return nil, fmt.Errorf("git log: %d fields", len(fields))
+	}
+	for i := 0; i < len(fields); i += 6 {
+		c, err := commitFields(fields[i : i+6])
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+func commitFields(f []string) (commitObject, error) {
+	t, err := strconv.ParseInt(f[4], 10, 64)
+	if err != nil {
+		return commitObject{}, fmt.Errorf("git log: bad time %q", f[4])
+	}
+	return commitObject{
+		Hash: f[0], Tree: f[1], Parents: strings.Fields(f[2]),
+		Author: f[3], Time: t, Message: f[5],
+	}, nil
+}
+
+func (c cliObjects) diffTree(ctx context.Context, from, to string) ([]change, error) {
+	if from == "" {
+		from = c.emptyTree(ctx)
+	}
+	out, err := c.s.git(ctx, nil, nil, "diff-tree", "-r", "-z", "--no-renames", "--full-index", from, to)
+	if err != nil {
+		return nil, err
+	}
+	var changes []change
+	recs := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i+1 < len(recs); i += 2 {
+		// ":100644 100644 <from> <to> M" NUL path NUL
+		f := strings.Fields(strings.TrimPrefix(recs[i], ":"))
+		if len(f) != 5 {
+			return nil, fmt.Errorf("git diff-tree: unexpected record %q", recs[i])
+		}
+		path := recs[i+1]
+		ch := change{Path: path}
+		if m, _ := strconv.ParseUint(f[0], 8, 32); m != 0 {
+			ch.From = entry{Path: path, Mode: uint32(m), Hash: f[2]}
+		}
+		if m, _ := strconv.ParseUint(f[1], 8, 32); m != 0 {
+			ch.To = entry{Path: path, Mode: uint32(m), Hash: f[3]}
+		}
+		changes = append(changes, ch)
+	}
+	return changes, nil
+}
+
+// emptyTree is the name of the empty tree in this repository's hash.
+func (c cliObjects) emptyTree(ctx context.Context) string {
+	out, err := c.s.git(ctx, nil, nil, "hash-object", "-t", "tree", "/dev/null")
+	if err != nil {
+		return "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (c cliObjects) readBlobs(ctx context.Context, hashes []string) ([][]byte, error) {
+	if len(hashes) == 0 {
+		return nil, nil
+	}
+	out, err := c.s.git(ctx, nil, []byte(strings.Join(hashes, "\n")+"\n"), "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	blobs := make([][]byte, len(hashes))
+	for i, h := range hashes {
+		// "<hash> blob <size>\n<data>\n"
+		line, rest, ok := bytes.Cut(out, []byte("\n"))
+		f := strings.Fields(string(line))
+		if !ok || len(f) != 3 || f[0] != h || f[1] != "blob" {
+			return nil, fmt.Errorf("git cat-file: no blob %s (%q)", h, line)
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n+1 > len(rest) {
+			return nil, fmt.Errorf("git cat-file: bad size for %s", h)
+		}
+		blobs[i] = rest[:n]
+		out = rest[n+1:]
+	}
+	return blobs, nil
+}
+
+func (c cliObjects) close() {}
+
+// tempName is a temporary file's name, "<prefix>.<pid>.<random><suffix>":
+// the pid says which process made it, so that one left by a process that
+// died can be told from one in use (see removeStaleTemps).
+func tempName(prefix, suffix string) string {
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	return fmt.Sprintf("%s.%d.%s%s", prefix, os.Getpid(), hex.EncodeToString(rnd[:]), suffix)
+}

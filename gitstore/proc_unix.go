@@ -1,0 +1,69 @@
+//go:build unix
+
+package gitstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// processStart names the start of process pid, so that a pid reused by a
+// later process is not taken for the one that wrote a lock: the start time
+// in clock ticks since boot from /proc (Linux), "-" where there is none.
+func processStart(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "-"
+	}
+	// The command name (field 2) is in parentheses and may hold spaces.
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return "-"
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 20 {
+		return "-"
+	}
+	return f[19] // field 22, starttime
+}
+
+// processAlive reports whether pid is a live process started at start (as
+// processStart gave it; "-" matches any). A process that exists but that
+// mem may not signal is alive.
+func processAlive(pid int, start string) bool {
+	err := syscall.Kill(pid, 0)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	if start == "-" || start == "" {
+		return true
+	}
+	now := processStart(pid)
+	return now == "-" || now == start
+}
+
+// detach makes cmd a git child that finishes its work whatever happens to
+// mem: it runs in a process group of its own, so a kill of mem's group
+// (Ctrl-C, a timeout, kill -9 -PGID) does not stop it holding git's locks,
+// and when mem's context ends it is asked to stop with SIGTERM, on which git
+// removes its lock files, not killed outright.
+func detach(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+}
+
+// fileID names one version of a file: device, inode and modification time.
+func fileID(fi os.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return fmt.Sprintf("%d:%d:%d", st.Dev, st.Ino, fi.ModTime().UnixNano())
+}
