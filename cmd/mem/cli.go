@@ -45,6 +45,7 @@ type cli struct {
 	Capture    captureCmd    `cmd:"" help:"Propose memories from a session transcript (what was decided or learned, and why) and store the new ones."`
 	Enrich     enrichCmd     `cmd:"" help:"Write aliases: the words a person would type when they need a memory."`
 	Curate     curateCmd     `cmd:"" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
+	Sweep      sweepCmd      `cmd:"" help:"The daily upkeep, by hand: enrich what lacks aliases or has stale ones, curate, verify."`
 	Review     reviewCmd     `cmd:"" help:"The curation review queue: list, accept, reject."`
 	Profile    profileCmd    `cmd:"" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
 	MCP        mcpCmd        `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`

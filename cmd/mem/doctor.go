@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/install"
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/sweep"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -35,12 +37,26 @@ func (doctorCmd) Run(e *env) error {
 		return err
 	}
 	problems := install.Doctor(o)
+	var swept string // the last sweep, when it went well
 	if r != nil {
 		problems = append(problems, storeProblems(e, r)...)
+		if run, ok := sweep.Last(r.StateDir()); ok {
+			if run.OK || run.Finished.IsZero() && time.Since(run.Started) < time.Hour {
+				swept = "sweep: " + run.Line(time.Now())
+			} else {
+				problems = append(problems, install.Problem{Check: "sweep", Message: run.Line(time.Now()), Fix: "run `mem sweep` to see it fail"})
+			}
+		}
 	}
 	if len(problems) == 0 {
 		fmt.Fprintln(e.stdout, "mem doctor: all good")
+		if swept != "" {
+			fmt.Fprintln(e.stdout, swept)
+		}
 		return nil
+	}
+	if swept != "" {
+		fmt.Fprintln(e.stdout, swept)
 	}
 	for _, p := range problems {
 		line := fmt.Sprintf("%s: %s", p.Check, p.Message)

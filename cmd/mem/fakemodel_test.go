@@ -20,6 +20,10 @@ import (
 // confidently but "partial", anything else "unrelated". FAKE_MODEL_ANSWER,
 // when set, is returned as the answer to any prompt.
 //
+// FAKE_MODEL_ALIASES ("a;b") answers an enrich prompt with those aliases
+// for every memory it asks about; FAKE_MODEL_CLAIMS answers a verify claims
+// prompt. Both come before FAKE_MODEL_ANSWER.
+//
 // FAKE_MODEL_GATE, a directory, makes it a model that takes as long as the
 // script wants: each call touches <gate>/started and answers only once
 // <gate>/release exists; a call that starts while another runs touches
@@ -42,6 +46,17 @@ func fakeModel() int {
 		}
 	}
 	answer := os.Getenv("FAKE_MODEL_ANSWER")
+	if a := os.Getenv("FAKE_MODEL_ALIASES"); a != "" && enrichTarget.MatchString(string(prompt)) {
+		out := map[string][]string{}
+		for _, m := range enrichTarget.FindAllStringSubmatch(string(prompt), -1) {
+			out[m[1]] = strings.Split(a, ";")
+		}
+		b, _ := json.Marshal(map[string]any{"aliases": out})
+		answer = string(b)
+	}
+	if a := os.Getenv("FAKE_MODEL_CLAIMS"); a != "" && strings.Contains(string(prompt), `{"claims":[`) {
+		answer = a
+	}
 	if answer == "" {
 		answer = curationVerdict(string(prompt))
 	}
@@ -49,6 +64,9 @@ func fakeModel() int {
 	fmt.Println(string(env))
 	return 0
 }
+
+// enrichTarget finds the memories an enrich prompt asks about.
+var enrichTarget = regexp.MustCompile(`(?m)^\[\d+\] slug: (\S+)$`)
 
 var pairSlug = regexp.MustCompile(`(?m)^=== memory "([^"]+)" ===$`)
 

@@ -57,8 +57,9 @@ func (gateCmd) Run(e *env) error {
 type hookSessionStartCmd struct{}
 
 // Run prints the profile and one line of store health as SessionStart
-// context. Like every hook it fails open: on an error of ours it prints
-// nothing (or the health line alone, when only the profile failed).
+// context, and starts the daily sweep when it is due. Like every hook it
+// fails open: on an error of ours it prints nothing (or the health line
+// alone, when only the profile failed).
 func (hookSessionStartCmd) Run(e *env) error {
 	var in struct {
 		Cwd string `json:"cwd"`
@@ -70,6 +71,7 @@ func (hookSessionStartCmd) Run(e *env) error {
 	if err != nil {
 		return nil
 	}
+	sweepIfDue(r, time.Now())
 	line, err := r.Health(e.ctx)
 	if err != nil {
 		return nil
