@@ -57,13 +57,9 @@ func open(dir, store string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := gitstore.Open(place.Store)
+	files, err := gitstore.Open(place)
 	if err != nil {
 		return nil, err
-	}
-	place.Store = files.Root
-	if files.WorkTree != "" {
-		place.WorkTree, place.GitDir, place.CommonDir = files.WorkTree, files.GitDir, files.CommonDir
 	}
 	return &Repo{Place: place, files: files, Now: time.Now}, nil
 }
@@ -80,19 +76,20 @@ func Init(dir, store string) (*Repo, []string, error) {
 		if aerr != nil {
 			return nil, nil, aerr
 		}
-		if _, created, err = gitstore.Init(abs); err != nil {
+		if created, err = gitstore.InitRepo(abs); err != nil {
 			return nil, nil, err
 		}
-		place.Store = filepath.Join(abs, filepath.FromSlash(locate.DefaultStore))
-	} else if err != nil {
+		place, err = locate.Find(dir, store)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
-	_, more, err := gitstore.Init(place.Store)
+	_, more, err := gitstore.Init(place)
 	if err != nil {
 		return nil, nil, err
 	}
 	created = append(created, more...)
-	r, err := open(dir, place.Store)
+	r, err := open(dir, store)
 	if err != nil {
 		return nil, nil, err
 	}

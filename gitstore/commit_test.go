@@ -201,7 +201,7 @@ func TestApplySkipped(t *testing.T) {
 			return repo, s
 		}, SkipDetached},
 		{"no repository", func(t *testing.T) (string, *Store) {
-			s, err := Open(filepath.Join(t.TempDir(), "mem"))
+			s, err := openAt(filepath.Join(t.TempDir(), "mem"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func TestApplyUnbornBranch(t *testing.T) {
 	run(t, repo, "init", "-q")
 	write(t, filepath.Join(repo, "staged.txt"), "staged\n")
 	run(t, repo, "add", "staged.txt")
-	s, err := Open(filepath.Join(repo, "mem"))
+	s, err := openAt(filepath.Join(repo, "mem"))
 	if err != nil {
 		t.Fatal(err)
 	}

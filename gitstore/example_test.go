@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // A memory is stored as one commit, and read back from the log.
@@ -18,7 +19,13 @@ func ExampleStore_Apply() {
 	}
 	defer os.RemoveAll(dir)
 
-	s, _, err := gitstore.Init(filepath.Join(dir, "memory"))
+	// locate finds where the store and its repository are; Init makes the
+	// store, and a repository for it when there is none.
+	place, err := locate.Find(dir, filepath.Join(dir, "memory"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, _, err := gitstore.Init(place)
 	if err != nil {
 		log.Fatal(err)
 	}

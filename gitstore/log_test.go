@@ -93,7 +93,7 @@ func TestLog(t *testing.T) {
 	t.Run("unborn", func(t *testing.T) {
 		repo := t.TempDir()
 		run(t, repo, "init", "-q")
-		s, err := Open(repo)
+		s, err := openAt(repo)
 		if err != nil {
 			t.Fatal(err)
 		}

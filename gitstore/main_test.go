@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/gittest"
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // TestMain isolates git from this machine's configuration and doubles as the
@@ -38,7 +39,7 @@ func helper() error {
 			return fmt.Errorf("no start signal")
 		}
 	}
-	s, err := Open(os.Getenv("MEM_GITSTORE_ROOT"))
+	s, err := openAt(os.Getenv("MEM_GITSTORE_ROOT"))
 	if err != nil {
 		return err
 	}
@@ -86,7 +87,7 @@ func newRepo(t testing.TB) (repo string, s *Store) {
 	write(t, filepath.Join(repo, "README"), "hello\n")
 	run(t, repo, "add", "README")
 	run(t, repo, "commit", "-q", "-m", "initial")
-	s, err := Open(filepath.Join(repo, ".claude", "agent-memory"))
+	s, err := openAt(filepath.Join(repo, ".claude", "agent-memory"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,4 +140,22 @@ func checkClean(t testing.TB, repo string) {
 	if st := run(t, repo, "status", "--porcelain", "--", ".claude"); st != "" {
 		t.Errorf("git status for the store is not clean:\n%s", st)
 	}
+}
+
+// openAt opens the store at root as mem does: locate finds its place.
+func openAt(root string) (*Store, error) {
+	p, err := locate.Find(root, root)
+	if err != nil {
+		return nil, err
+	}
+	return Open(p)
+}
+
+// initAt inits the store at root as mem does.
+func initAt(root string) (*Store, []string, error) {
+	p, err := locate.Find(root, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Init(p)
 }

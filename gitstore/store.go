@@ -43,100 +43,67 @@ type Store struct {
 // objects is how the store reads and writes git objects.
 func (s *Store) objects() objects { return cliObjects{s} }
 
-// Open describes the store at root, which need not exist yet. The enclosing
-// repository is found by running git in the nearest existing ancestor of root.
-func Open(root string) (*Store, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
+// Open describes the store at the place locate.Find found; the store
+// directory need not exist yet. locate is the one resolver of where a store
+// and its repository are: Open runs no git, and refuses a place whose store
+// lies outside its work tree or inside a git directory.
+func Open(p locate.Place) (*Store, error) {
+	if !filepath.IsAbs(p.Store) {
+		return nil, fmt.Errorf("open store: %q is not an absolute path", p.Store)
+	}
+	if err := p.Check(); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	// Resolve symlinks in the part of root that exists; keep the rest as is.
-	existing, tail := abs, ""
-	for {
-		fi, err := os.Stat(existing)
-		if err == nil {
+	for existing := p.Store; ; existing = filepath.Dir(existing) {
+		if fi, err := os.Stat(existing); err == nil {
 			if !fi.IsDir() {
 				return nil, fmt.Errorf("open store: %s is not a directory", existing)
 			}
 			break
 		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			return nil, fmt.Errorf("open store: %w", err)
-		}
-		tail = filepath.Join(filepath.Base(existing), tail)
-		existing = parent
-	}
-	resolved, err := filepath.EvalSymlinks(existing)
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	s := &Store{Root: filepath.Join(resolved, tail)}
-
-	out, err := runGit(context.Background(), resolved, nil, nil, "rev-parse", "--show-toplevel", "--git-dir", "--git-common-dir")
-	if err != nil {
-		var ge *gitError
-		if errors.Is(err, exec.ErrNotFound) || errors.As(err, &ge) && strings.Contains(ge.stderr, "not a git repository") {
-			return s, nil // not in a repository: files only
-		}
-		return nil, fmt.Errorf("open store %s: %w", s.Root, err)
-	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3 {
-		return nil, fmt.Errorf("open store %s: unexpected git rev-parse output %q", s.Root, out)
-	}
-	abspath := func(p string) (string, error) {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(resolved, p)
-		}
-		return filepath.EvalSymlinks(p)
-	}
-	if s.WorkTree, err = abspath(lines[0]); err == nil {
-		if s.GitDir, err = abspath(lines[1]); err == nil {
-			s.CommonDir, err = abspath(lines[2])
+		if filepath.Dir(existing) == existing {
+			break
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", s.Root, err)
-	}
-	if !locate.Within(s.WorkTree, s.Root) {
-		return nil, fmt.Errorf("open store %s: not inside the work tree %s", s.Root, s.WorkTree)
-	}
-	if rel, _ := filepath.Rel(s.WorkTree, s.Root); hasGitComponent(filepath.ToSlash(rel)) {
-		return nil, fmt.Errorf("open store %s: inside a .git directory", s.Root)
-	}
-	return s, nil
+	return &Store{Root: p.Store, WorkTree: p.WorkTree, GitDir: p.GitDir, CommonDir: p.CommonDir}, nil
 }
 
-// Init creates the store directory and, when no repository encloses it, a git
-// repository at root. It returns what it created (absolute paths); running it
-// again creates nothing.
-func Init(root string) (*Store, []string, error) {
+// Init creates the store directory and, when no repository encloses it, a
+// git repository at the store's root. It returns the store (located anew
+// when it made the repository) and what it created (absolute paths); running
+// it again creates nothing.
+func Init(p locate.Place) (*Store, []string, error) {
 	var created []string
-	abs, err := filepath.Abs(root)
+	if _, err := os.Stat(p.Store); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(p.Store, 0o755); err != nil {
+			return nil, nil, fmt.Errorf("init store: %w", err)
+		}
+		created = append(created, p.Store)
+	}
+	if p.WorkTree == "" {
+		more, err := InitRepo(p.Store)
+		if err != nil {
+			return nil, nil, fmt.Errorf("init store: %w", err)
+		}
+		created = append(created, more...)
+		if p, err = locate.Find(p.Store, p.Store); err != nil {
+			return nil, nil, fmt.Errorf("init store: %w", err)
+		}
+	}
+	s, err := Open(p)
 	if err != nil {
 		return nil, nil, fmt.Errorf("init store: %w", err)
-	}
-	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(abs, 0o755); err != nil {
-			return nil, nil, fmt.Errorf("init store: %w", err)
-		}
-		created = append(created, abs)
-	}
-	s, err := Open(abs)
-	if err != nil {
-		return nil, nil, fmt.Errorf("init store: %w", err)
-	}
-	if s.WorkTree == "" {
-		if _, err := runGit(context.Background(), s.Root, nil, nil, "init", "--quiet"); err != nil {
-			return nil, nil, fmt.Errorf("init store: %w", err)
-		}
-		created = append(created, filepath.Join(s.Root, ".git"))
-		if s, err = Open(abs); err != nil {
-			return nil, nil, fmt.Errorf("init store: %w", err)
-		}
 	}
 	return s, created, nil
+}
+
+// InitRepo makes dir a git repository (git init) and returns what it
+// created.
+func InitRepo(dir string) ([]string, error) {
+	if _, err := runGit(context.Background(), dir, nil, nil, "init", "--quiet"); err != nil {
+		return nil, err
+	}
+	return []string{filepath.Join(dir, ".git")}, nil
 }
 
 // StateDir is where mem keeps the lock and caches: <CommonDir>/mem, or

@@ -30,7 +30,7 @@ func TestOpen(t *testing.T) {
 		if err := os.Symlink(repo, link); err != nil {
 			t.Fatal(err)
 		}
-		s2, err := Open(filepath.Join(link, "mem"))
+		s2, err := openAt(filepath.Join(link, "mem"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestOpen(t *testing.T) {
 	})
 	t.Run("no repository", func(t *testing.T) {
 		dir, _ := filepath.EvalSymlinks(t.TempDir())
-		s2, err := Open(filepath.Join(dir, "x", "y"))
+		s2, err := openAt(filepath.Join(dir, "x", "y"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestOpen(t *testing.T) {
 		wt := filepath.Join(t.TempDir(), "wt")
 		run(t, repo, "worktree", "add", "-q", wt)
 		wt, _ = filepath.EvalSymlinks(wt)
-		s2, err := Open(filepath.Join(wt, "mem"))
+		s2, err := openAt(filepath.Join(wt, "mem"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestOpen(t *testing.T) {
 		}
 	})
 	t.Run("inside .git", func(t *testing.T) {
-		if _, err := Open(filepath.Join(repo, ".git", "mem")); err == nil {
+		if _, err := openAt(filepath.Join(repo, ".git", "mem")); err == nil {
 			t.Error("opened a store inside .git")
 		}
 	})
@@ -71,7 +71,7 @@ func TestInit(t *testing.T) {
 	t.Run("no repository", func(t *testing.T) {
 		dir, _ := filepath.EvalSymlinks(t.TempDir())
 		root := filepath.Join(dir, "notes")
-		s, created, err := Init(root)
+		s, created, err := initAt(root)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,13 +81,13 @@ func TestInit(t *testing.T) {
 		if s.WorkTree != root {
 			t.Errorf("WorkTree %q", s.WorkTree)
 		}
-		if _, created, err = Init(root); err != nil || len(created) != 0 {
+		if _, created, err = initAt(root); err != nil || len(created) != 0 {
 			t.Errorf("second Init: created %q, err %v", created, err)
 		}
 	})
 	t.Run("in a repository", func(t *testing.T) {
 		_, s := newRepo(t)
-		_, created, err := Init(s.Root)
+		_, created, err := initAt(s.Root)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func escapeFixture(t testing.TB) (s *Store, outside string) {
 			t.Fatal(err)
 		}
 	}
-	s, err := Open(root)
+	s, err := openAt(root)
 	if err != nil {
 		t.Fatal(err)
 	}

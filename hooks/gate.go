@@ -327,6 +327,12 @@ func (o *gateObserver) inStore(p string) bool {
 			return true
 		}
 	}
+	canon := locate.Canonical(p) // a path given through a symlink
+	for _, root := range o.store {
+		if canon != p && locate.Within(root, canon) {
+			return true
+		}
+	}
 	return false
 }
 

@@ -43,6 +43,7 @@ func PostTool(in io.Reader) {
 	if err != nil {
 		return
 	}
+	file = locate.Canonical(file) // locate's paths are canonical
 	if !slices.ContainsFunc(place.MemoryDirs(), func(dir string) bool { return locate.Within(dir, file) }) {
 		return
 	}

@@ -56,37 +56,98 @@ func Within(dir, path string) bool {
 	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, sep)+sep)
 }
 
-// Find locates the repository enclosing dir and the store in it. store
-// overrides the store root (a --store flag); when empty, MEM_STORE is
-// consulted, then DefaultStore under the work tree. A relative override is
-// taken relative to dir.
+// ErrEscape is matched (errors.Is) by the error of a store that lies
+// outside the work tree it belongs to once its symlinks are resolved.
+var ErrEscape = errors.New("the store lies outside its work tree")
+
+// Find locates the repository enclosing dir and the store in it, as git
+// does from dir: the paths of the Place are absolute and canonical, with
+// every symlink in their existing part resolved (git works from the
+// physical directory), so that every caller that locates one store names
+// it, and its cache, by the same path. store overrides the store root (a
+// --store flag); when empty, MEM_STORE is consulted, then DefaultStore under
+// the work tree. A relative override is taken relative to dir. GIT_DIR (with
+// GIT_WORK_TREE, or dir as the top of the work tree when that is unset)
+// names the repository as it does for git.
+//
+// A store in the default place must lie inside its work tree once its
+// symlinks are resolved: a repository that commits .claude/agent-memory as
+// a link to another repository or to any directory of the person's is
+// refused with an error that wraps ErrEscape. An explicit store decides
+// which repository counts: the one that encloses it, if any.
 func Find(dir, store string) (Place, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return Place{}, err
 	}
+	abs = Canonical(abs)
 	if store == "" {
 		store = os.Getenv("MEM_STORE")
 	}
-	if store != "" && !filepath.IsAbs(store) {
-		store = filepath.Join(abs, store)
-	}
-	p, err := findRepo(abs)
 	if store != "" {
-		// An explicit store decides which repository counts: the one that
-		// encloses the store, if any.
-		store = filepath.Clean(store)
+		if !filepath.IsAbs(store) {
+			store = filepath.Join(abs, store)
+		}
+		store = Canonical(store)
 		if sp, serr := findRepo(nearestExisting(store)); serr == nil {
 			sp.Store = store
-			return sp, nil
+			return sp, sp.Check()
 		}
 		return Place{Store: store}, nil
 	}
+	p, err := findRepo(abs)
 	if err != nil {
 		return Place{}, err
 	}
-	p.Store = filepath.Join(p.WorkTree, filepath.FromSlash(DefaultStore))
+	lexical := filepath.Join(p.WorkTree, filepath.FromSlash(DefaultStore))
+	p.Store = Canonical(lexical)
+	if err := p.Check(); err != nil {
+		if p.Store != lexical {
+			return p, fmt.Errorf("%w: %s is a symbolic link to %s, outside the work tree %s; mem will not read or write there (name a store with --store to use one elsewhere)", ErrEscape, lexical, p.Store, p.WorkTree)
+		}
+		return p, err
+	}
 	return p, nil
+}
+
+// Check reports whether the store may be used where it is: inside its work
+// tree (when it has one) and not inside a git directory. Paths are compared
+// as they are; Find makes them canonical.
+func (p Place) Check() error {
+	if p.WorkTree == "" {
+		return nil
+	}
+	if !Within(p.WorkTree, p.Store) {
+		return fmt.Errorf("%w: %s is outside the work tree %s", ErrEscape, p.Store, p.WorkTree)
+	}
+	rel, _ := filepath.Rel(p.WorkTree, p.Store)
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.EqualFold(c, ".git") {
+			return fmt.Errorf("%w: %s is inside a .git directory", ErrEscape, p.Store)
+		}
+	}
+	if Within(p.GitDir, p.Store) || Within(p.CommonDir, p.Store) {
+		return fmt.Errorf("%w: %s is inside the git directory", ErrEscape, p.Store)
+	}
+	return nil
+}
+
+// Canonical returns path, absolute and cleaned, with the symlinks of its
+// longest existing prefix resolved and the rest kept as it is.
+func Canonical(path string) string {
+	path = filepath.Clean(path)
+	existing, tail := path, ""
+	for {
+		if resolved, err := filepath.EvalSymlinks(existing); err == nil {
+			return filepath.Join(resolved, tail)
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return path
+		}
+		tail = filepath.Join(filepath.Base(existing), tail)
+		existing = parent
+	}
 }
 
 // nearestExisting returns path or its closest ancestor that exists.
@@ -103,15 +164,22 @@ func nearestExisting(path string) string {
 	}
 }
 
+// findRepo finds the repository of dir (canonical): GIT_DIR when set, else
+// the nearest ancestor with a .git directory or gitdir file.
 func findRepo(dir string) (Place, error) {
+	if gd := os.Getenv("GIT_DIR"); gd != "" {
+		return envRepo(dir, gd, os.Getenv("GIT_WORK_TREE"))
+	}
 	for d := dir; ; {
 		dotgit := filepath.Join(d, ".git")
 		if fi, err := os.Stat(dotgit); err == nil {
 			if fi.IsDir() {
-				return Place{WorkTree: d, GitDir: dotgit, CommonDir: commonDir(dotgit)}, nil
+				gitDir := Canonical(dotgit)
+				return Place{WorkTree: d, GitDir: gitDir, CommonDir: commonDir(gitDir)}, nil
 			}
 			if gd, ok := readGitFile(dotgit); ok {
-				return Place{WorkTree: d, GitDir: gd, CommonDir: commonDir(gd)}, nil
+				gitDir := Canonical(gd)
+				return Place{WorkTree: d, GitDir: gitDir, CommonDir: commonDir(gitDir)}, nil
 			}
 		}
 		parent := filepath.Dir(d)
@@ -120,6 +188,24 @@ func findRepo(dir string) (Place, error) {
 		}
 		d = parent
 	}
+}
+
+// envRepo is the repository GIT_DIR names, relative to dir, with the work
+// tree GIT_WORK_TREE names or, as git takes it when that is unset, dir.
+func envRepo(dir, gitDir, workTree string) (Place, error) {
+	if !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(dir, gitDir)
+	}
+	gitDir = Canonical(gitDir)
+	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+		return Place{}, ErrNoRepo
+	}
+	if workTree == "" {
+		workTree = dir
+	} else if !filepath.IsAbs(workTree) {
+		workTree = filepath.Join(dir, workTree)
+	}
+	return Place{WorkTree: Canonical(workTree), GitDir: gitDir, CommonDir: commonDir(gitDir)}, nil
 }
 
 // readGitFile reads a `gitdir: PATH` file (linked worktrees, submodules).
@@ -149,7 +235,7 @@ func commonDir(gitDir string) string {
 	if !filepath.IsAbs(cd) {
 		cd = filepath.Join(gitDir, cd)
 	}
-	return filepath.Clean(cd)
+	return Canonical(cd)
 }
 
 // MainWorkTree is the work tree of the repository's main checkout, which
@@ -241,7 +327,7 @@ func personalDir(workTree string) string {
 	if err != nil {
 		return ""
 	}
-	if dir := autoMemoryDir(workTree, base); dir != "" {
+	if dir := autoMemoryDir(base); dir != "" {
 		return dir
 	}
 	return filepath.Join(base, "projects", EncodeProject(workTree), "memory")

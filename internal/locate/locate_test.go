@@ -151,10 +151,13 @@ func TestPersonalStoreSettings(t *testing.T) {
 	}{
 		{name: "no setting", want: def},
 		{name: "user settings, under ~/", user: `{"model":"x","autoMemoryDirectory":"~/notes/memory"}`, want: filepath.Join(home, "notes", "memory")},
-		{name: "local settings win over the user's", local: `{"autoMemoryDirectory":"/srv/mem"}`, user: `{"autoMemoryDirectory":"~/notes"}`, want: "/srv/mem"},
 		{name: "committed project settings are not followed", project: `{"autoMemoryDirectory":"~/.ssh"}`, want: def},
-		{name: "a relative value is not taken", local: `{"autoMemoryDirectory":".claude/memory"}`, user: `{"autoMemoryDirectory":"~/notes"}`, want: filepath.Join(home, "notes")},
-		{name: "a file that is not JSON is passed over", local: `{"autoMemoryDirectory":`, user: `{"autoMemoryDirectory":"~/notes"}`, want: filepath.Join(home, "notes")},
+		// settings.local.json can be committed as well: a clone must not
+		// point mem at the person's files through it (issue 20, item 6).
+		{name: "the work tree's local settings are not followed", local: `{"autoMemoryDirectory":"~/.ssh"}`, want: def},
+		{name: "nor do they win over the user's", local: `{"autoMemoryDirectory":"/srv/mem"}`, user: `{"autoMemoryDirectory":"~/notes"}`, want: filepath.Join(home, "notes")},
+		{name: "a relative value is not taken", user: `{"autoMemoryDirectory":".claude/memory"}`, want: def},
+		{name: "a file that is not JSON is passed over", user: `{"autoMemoryDirectory":`, want: def},
 		{name: "a value that is not a string", user: `{"autoMemoryDirectory":["~/x"],"hooks":{"autoMemoryDirectory":"~/y"}}`, want: def},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,22 +13,22 @@ import (
 const autoMemorySetting = "autoMemoryDirectory"
 
 // settingsFiles are the settings files whose autoMemoryDirectory mem
-// follows, the one that wins first: managed policy, the work tree's local
-// settings, the user's. The project's committed settings are left out:
-// Claude Code takes this key from them only once the person trusts the
-// workspace, which mem cannot see, and a cloned repository must not point
-// mem at a directory of the person's files. (Settings given with --settings
-// on Claude Code's command line are not visible here either.)
-func settingsFiles(workTree, claudeDir string) []string {
+// follows, the one that wins first: managed policy, then the user's. No
+// file inside the work tree is followed, neither the project's settings.json
+// nor its settings.local.json: Claude Code takes this key from a project's
+// settings only once the person trusts the workspace, which mem cannot see,
+// and settings.local.json, though meant to stay local, can be committed like
+// any file (mem cannot tell on the prompt path whether it is), so a cloned
+// repository could point mem at any directory of the person's files and
+// have its markdown injected and served. (Settings given with --settings on
+// Claude Code's command line are not visible here either.)
+func settingsFiles(claudeDir string) []string {
 	var files []string
 	switch runtime.GOOS {
 	case "linux":
 		files = append(files, "/etc/claude-code/managed-settings.json")
 	case "darwin":
 		files = append(files, "/Library/Application Support/ClaudeCode/managed-settings.json")
-	}
-	if workTree != "" {
-		files = append(files, filepath.Join(workTree, ".claude", "settings.local.json"))
 	}
 	return append(files, filepath.Join(claudeDir, "settings.json"))
 }
@@ -37,8 +37,8 @@ func settingsFiles(workTree, claudeDir string) []string {
 // from the first settings file that names a usable one, or "". Claude Code
 // takes a value only when it is absolute or starts with ~/; a settings file
 // that is missing or not JSON is passed over.
-func autoMemoryDir(workTree, claudeDir string) string {
-	for _, f := range settingsFiles(workTree, claudeDir) {
+func autoMemoryDir(claudeDir string) string {
+	for _, f := range settingsFiles(claudeDir) {
 		data, err := rawfile.ReadFile(f)
 		if err != nil {
 			continue

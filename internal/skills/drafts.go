@@ -55,7 +55,11 @@ type Repo struct {
 
 // Open returns the skills of the work tree at workTree.
 func Open(workTree string) (*Repo, error) {
-	files, err := gitstore.Open(filepath.Join(workTree, ".claude"))
+	place, err := locate.Find(workTree, filepath.Join(workTree, ".claude"))
+	if err != nil {
+		return nil, fmt.Errorf("skills: %w", err)
+	}
+	files, err := gitstore.Open(place)
 	if err != nil {
 		return nil, fmt.Errorf("skills: %w", err)
 	}
