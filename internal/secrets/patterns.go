@@ -1,8 +1,10 @@
 package secrets
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // pattern is one kind of credential found on a single line.
@@ -155,9 +157,31 @@ var patterns = []*pattern{{
 	name:  "high-entropy token next to a credential word",
 	hints: []string{"key", "secret", "token", "passw", "pwd", "credential", "bearer"},
 	re: regexp.MustCompile(`(?i)(?:key|secret|token|passw(?:or)?d|pwd|credential|bearer)[A-Za-z0-9_-]*` +
-		`((?:["'\x60]?\s*(?::=|=>|[:=])|\s+(?:is|was|=)?)\s*)["'\x60]?([A-Za-z0-9+/=_.~-]{20,})`),
+		`((?:["'\x60]?\s*(?::=|=>|[:=])|\s+(?:is|was|=)?)\s*)["'\x60]?([A-Za-z0-9+/=_.~-]{20,})([(\[]?)`),
 	group: 2,
 	ok:    genericToken,
+}, {
+	// A password is written by a person: short, and often a word with a
+	// digit, so it is judged by what it is assigned to, not by entropy.
+	name:  "password",
+	hints: []string{"pass", "pwd"},
+	re: regexp.MustCompile(`(?i)([A-Za-z0-9_.-]*(?:pass|pwd)[A-Za-z0-9_.-]*)["'\x60]?` +
+		`(\s*(?::=|=>|[:=])\s*|\s+(?:(?:for|of|on|to)(?:\s+\S+){1,3}\s+)?(?:is|was)\s*:?\s*|\s+)` +
+		`(["'\x60]?)([^\s"'\x60]+)(["'\x60]?)(.*)`),
+	group: 4,
+	ok:    passwordValue,
+}, {
+	name:  "password",
+	hints: []string{"mysql", "mariadb"},
+	re:    regexp.MustCompile(`(?:^|\s)-p["']?([^\s"'-][^\s"']{5,})`),
+	group: 1,
+	ok:    func(m []string) bool { return !placeholderValue(m[1]) },
+}, {
+	name:  "HTTP basic credentials",
+	hints: []string{"basic"},
+	re:    regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})`),
+	group: 1,
+	ok:    basicCredentials,
 }}
 
 var (
@@ -172,6 +196,9 @@ var (
 // and none of the identifiers memories legitimately hold.
 func genericToken(m []string) bool {
 	connector, tok := m[1], strings.TrimRight(m[2], ".")
+	if m[3] != "" && callRE.MatchString(tok+m[3]) {
+		return false // a call or an index: code that reads a value
+	}
 	if len(tok) < 20 || uuidRE.MatchString(tok) || stripeIDRE.MatchString(tok) || !random(tok) {
 		return false
 	}
@@ -206,4 +233,138 @@ func placeholderPassword(user, pass string) bool {
 		return true
 	}
 	return false
+}
+
+// passwordWords are the words that name a password in a key (DB_PASSWORD,
+// dbPass, --passwd); notPasswordWords, next to one, name something about
+// passwords that is not one (PASSWORD_MIN_LENGTH, password_file).
+var (
+	passwordWords    = map[string]bool{"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true, "pgpassword": true, "mysql_pwd": true}
+	notPasswordWords = map[string]bool{
+		"length": true, "min": true, "max": true, "policy": true, "rotation": true, "expiry": true, "expires": true,
+		"age": true, "file": true, "path": true, "env": true, "var": true, "hash": true, "hashed": true, "reset": true,
+		"field": true, "prompt": true, "hint": true, "strength": true, "manager": true, "complexity": true,
+		"attempts": true, "timeout": true, "ttl": true, "days": true, "url": true, "ref": true, "secret": true,
+		"name": true, "key": true, "id": true, "rules": true, "regex": true, "change": true, "required": true,
+	}
+)
+
+// keyWords splits a key into its lowercased words at _ . - and case changes.
+func keyWords(key string) []string {
+	var words []string
+	var cur []rune
+	prevLower := false
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range key {
+		switch {
+		case r == '_' || r == '.' || r == '-':
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return words
+}
+
+// passwordValue vets a value written after a password word: the key must
+// name a password, and the value must be one rather than a reference to
+// one (${VAR}, env:VAR, a path), a placeholder, or the start of a sentence
+// about passwords ("password: stored in the vault").
+func passwordValue(m []string) bool {
+	key, connector, open, value, closing, rest := m[1], m[2], m[3], m[4], m[5], m[6]
+	named, about := false, false
+	for _, w := range keyWords(key) {
+		named = named || passwordWords[w]
+		about = about || notPasswordWords[w]
+	}
+	if !named || about {
+		return false
+	}
+	quoted := open != "" && open == closing
+	if !quoted {
+		value = strings.TrimRight(value, ".,;:!?)]}")
+	}
+	if len(value) < 6 || placeholderValue(value) || codeLike(value) {
+		return false
+	}
+	prose := strings.TrimSpace(connector) == "" || strings.HasSuffix(strings.TrimRight(connector, " \t:"), "s")
+	if strings.TrimSpace(connector) == "" && !strings.HasPrefix(key, "-") {
+		return false // "password reset link": only a flag (--password x) takes its value after a space
+	}
+	_, _, d := classes(value)
+	symbol := strings.IndexFunc(value, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) >= 0
+	if d || symbol || keyish(value) || quoted {
+		return true
+	}
+	// Letters alone: a password when assigned and alone on its line
+	// (DB_PASS=letmeinplease), a word of a sentence otherwise.
+	rest = strings.TrimSpace(rest)
+	return !prose && (rest == "" || strings.HasPrefix(rest, "#"))
+}
+
+// placeholderValue reports whether a password value stands in for one
+// rather than being one: a reference to where it is kept, a mask, a
+// placeholder word, a path, a variable's name.
+func placeholderValue(v string) bool {
+	lower := strings.ToLower(v)
+	switch {
+	case strings.ContainsAny(v[:1], "$%<[{(*•/~+"), strings.HasPrefix(v, "./"), strings.HasPrefix(v, "../"),
+		strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("),
+		strings.Trim(v, "*xX.…•-_#") == "":
+		return true
+	case schemeRE.MatchString(v): // env:DB_PASSWORD, vault:secret/db, op://…
+		return true
+	case varNameRE.MatchString(v): // PROD_DB_PASSWORD
+		return true
+	}
+	for _, p := range []string{"example", "placeholder", "your", "changeme", "xxxx", "redacted", "dummy", "sample", "secret"} {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	switch strings.Trim(lower, "_-") {
+	case "password", "passwd", "required", "optional", "none", "null", "nil", "empty", "unset", "disabled",
+		"enabled", "true", "false", "hidden", "masked", "prompt", "prompted", "interactive", "stored", "generated",
+		"random", "rotated", "hashed", "encrypted", "omitted", "removed", "mandatory", "default", "postgres",
+		"root", "admin", "username", "string", "boolean", "integer", "number", "value", "undefined", "provided",
+		"missing", "invalid", "expired", "correct", "incorrect", "wrong", "weak", "strong", "protected":
+		return true
+	}
+	return false
+}
+
+// codeLike reports whether v is code that reads a value rather than the
+// value: a call or an index (getenv(…), os.Args[4]) or a dotted reference
+// (config.db.password, u.User.Password()).
+func codeLike(v string) bool {
+	return callRE.MatchString(v) || dottedRE.MatchString(v)
+}
+
+var (
+	callRE    = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*[(\[]`)
+	dottedRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$`)
+	schemeRE  = regexp.MustCompile(`^[a-z][a-z0-9+.-]*:`)
+	varNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+)
+
+// basicCredentials reports whether the base64 after "Basic" decodes to
+// user:password credentials.
+func basicCredentials(m []string) bool {
+	data, err := base64.StdEncoding.DecodeString(m[1])
+	if err != nil {
+		return false
+	}
+	user, pass, ok := strings.Cut(string(data), ":")
+	return ok && user != "" && len(pass) >= 4 && !strings.ContainsAny(string(data), " \t\n") &&
+		!placeholderPassword(user, pass)
 }

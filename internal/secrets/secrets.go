@@ -3,12 +3,17 @@
 // Memories are committed to git and shared with the team, so every write path
 // (store, capture, enrich, MCP) and the pre-commit hook refuse text in which
 // Scan finds something. Scan looks for the common providers' API keys, private
-// key blocks, connection strings with an inline password, and high-entropy
-// tokens written right after a key, secret, token or password word. It is
-// tuned against what memories legitimately hold: git SHAs, UUIDs, paths, URLs
-// without credentials, Stripe object ids (cus_…, pi_…), environment variable
-// and secret-manager names (STRIPE_SECRET_KEY), key prefixes written to name
-// a kind of key (sk_live_…), and placeholder passwords (:password@, ${VAR}).
+// key blocks, connection strings with an inline password, high-entropy
+// tokens written right after a key, secret, token or password word, and
+// passwords assigned or told (DB_PASSWORD=…, "the admin password is …"). It
+// reads a key the way a person would see it too: spaced in groups, cut across
+// lines, assembled from quoted pieces, or base64-encoded (a PEM file, a key
+// pair, bare DER or OpenSSH key material). It is tuned against what memories
+// legitimately hold: git SHAs, UUIDs, digests, colours, paths, URLs without
+// credentials, public keys and certificates, Stripe object ids (cus_…, pi_…),
+// environment variable and secret-manager names (STRIPE_SECRET_KEY), key
+// prefixes written to name a kind of key (sk_live_…), code that reads a
+// secret (os.Getenv(…)), and placeholder passwords (:password@, ${VAR}).
 //
 // A Finding never carries the secret: its Excerpt shows at most the first
 // four characters. The package is not on the prompt path; its regular
@@ -61,19 +66,86 @@ func Check(name, text string) error {
 }
 
 // Scan returns the suspected credentials in text, in reading order.
-func Scan(text string) []Finding {
-	var out []Finding
+//
+// Each line is read three ways: as written; glued, with what splits a key
+// for the eye taken out (a key written in spaced groups, cut across lines,
+// or assembled from quoted pieces); and decoded, where a run of base64
+// hides text (scanned again) or key material (an OpenSSH or DER private
+// key). A finding of the glued or decoded reading is reported on the line
+// where its text starts, once.
+func Scan(text string) []Finding { return scan(text, 0) }
+
+// maxDecodeDepth bounds how deep base64 within base64 is followed.
+const maxDecodeDepth = 2
+
+func scan(text string, depth int) []Finding {
 	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	view, origin := glue(lines)
+	if view == nil {
+		view = lines
+	}
+	// What a run decodes to names it better than its entropy does: decoded
+	// findings go first, and the others do not repeat them.
+	var out []Finding
+	if depth < maxDecodeDepth {
+		out = decoded(view, origin, depth)
+	}
+	out = appendNew(out, scanLines(lines, nil), nil)
+	if origin != nil {
+		out = appendNew(out, scanLines(view, origin), origin)
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
+	return out
+}
+
+// span is the lines, 1-based and inclusive, that a line of a glued reading
+// was made of.
+type span struct{ first, last int }
+
+// appendNew appends the findings of more that out does not already hold on
+// the lines the finding's line was made of (origin, when set), by pattern
+// or by excerpt.
+func appendNew(out, more []Finding, origin []span) []Finding {
+	n := len(out)
+next:
+	for _, f := range more {
+		lines := span{f.Line, f.Line}
+		for _, o := range origin {
+			if o.first == f.Line {
+				lines = o
+				break
+			}
+		}
+		for _, g := range out[:n] {
+			if lines.first <= g.Line && g.Line <= lines.last && (f.Pattern == g.Pattern || f.Excerpt == g.Excerpt) {
+				continue next
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// scanLines runs the patterns over lines; origin, when set, gives each
+// line's 1-based number in the text, which is otherwise its index plus one.
+func scanLines(lines []string, origin []span) []Finding {
+	var out []Finding
 	for i, line := range lines {
-		line = strings.TrimSuffix(line, "\r")
-		var found []span // on this line; patterns run most specific first
+		lineNo := i + 1
+		if origin != nil {
+			lineNo = origin[i].first
+		}
+		var found []match // on this line; patterns run most specific first
 		add := func(p *pattern, start, end int, value string) {
 			for _, s := range found {
 				if start < s.end && s.start < end {
 					return // already reported by a more specific pattern
 				}
 			}
-			found = append(found, span{start, end, Finding{Line: i + 1, Pattern: p.name, Excerpt: mask(value)}})
+			found = append(found, match{start, end, Finding{Line: lineNo, Pattern: p.name, Excerpt: mask(value)}})
 		}
 		if loc := privateKeyRE.FindStringIndex(line); loc != nil && keyBodyFollows(line[loc[1]:], lines[i+1:]) {
 			add(&privateKey, loc[0], loc[1], line[loc[0]:loc[1]])
@@ -104,7 +176,7 @@ func Scan(text string) []Finding {
 				add(p, start, end, line[start:end])
 			}
 		}
-		slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
+		slices.SortFunc(found, func(a, b match) int { return a.start - b.start })
 		for _, s := range found {
 			out = append(out, s.Finding)
 		}
@@ -112,7 +184,8 @@ func Scan(text string) []Finding {
 	return out
 }
 
-type span struct {
+// match is a finding and the bytes of its line it covers.
+type match struct {
 	start, end int
 	Finding
 }

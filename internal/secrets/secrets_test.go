@@ -1,10 +1,21 @@
 package secrets
 
 import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -24,7 +35,21 @@ const (
 	h32 = "34d6608697a8d41bed440e50454f31af"
 	u16 = "6Z3FCH26WSZ14SKW"
 	sha = "3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345"
+	pw  = "Xq7pL2vR9"
 )
+
+// spaced writes s in groups of n separated by spaces, as a key read aloud
+// or copied from a formatted page.
+func spaced(s string, n int) string {
+	var groups []string
+	for len(s) > n {
+		groups = append(groups, s[:n])
+		s = s[n:]
+	}
+	return strings.Join(append(groups, s), " ")
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 func TestScan(t *testing.T) {
 	tests := []struct {
@@ -72,6 +97,28 @@ func TestScan(t *testing.T) {
 		{"TWILIO_AUTH_TOKEN=" + h32, "high-entropy token next to a credential word", "34d6…"},
 		{"db password := " + b22, "high-entropy token next to a credential word", "F4vU…"},
 		{"apiKey: '" + b20 + "'", "high-entropy token next to a credential word", "fkCz…"},
+		// Passwords: short and written by people, so not high-entropy.
+		{"DB_PASSWORD=" + pw, "password", "Xq7p…"},
+		{"export PGPASSWORD='" + pw + "'", "password", "Xq7p…"},
+		{"password: " + pw, "password", "Xq7p…"},
+		{`  "password": "hunter2!"`, "password", "hunt…"},
+		{"the prod admin password is " + pw, "password", "Xq7p…"},
+		{"The password for the staging db is Tr0ub4dor&3.", "password", "Tr0u…"},
+		{"dbPassword = letmein99", "password", "letm…"},
+		{"DB_PASS=letmeinplease", "password", "letm…"},
+		{"mysql -u root -p" + pw + " shop", "password", "Xq7p…"},
+		{"psql --password=" + pw + " -h db", "password", "Xq7p…"},
+		// Split, spaced or glued keys are the same keys.
+		{"aws key AKIA " + spaced(u16, 4), "AWS access key id", "AKIA…"},
+		{"token ghp_" + spaced(b36, 6), "GitHub token", "ghp_…"},
+		{`key = "sk_live_51` + b16[:8] + `" + "` + b16[8:] + `"`, "Stripe secret key", "sk_l…"},
+		{"GITHUB_TOKEN=ghp_" + b36[:18] + "\n" + b36[18:], "GitHub token", "ghp_…"},
+		// Encoded: base64 of a key pair, of a PEM block, of basic credentials.
+		{"creds: " + b64("AKIA"+u16+":"+b40), "base64-encoded AWS access key id", "QUtJ…"},
+		{"id_rsa: " + b64("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA"+b40+"\n-----END OPENSSH PRIVATE KEY-----\n"), "base64-encoded private key block", "LS0t…"},
+		{"key material b3BlbnNzaC1yZXktdjE" + b43, "", ""}, // a near miss of the OpenSSH magic is not a key
+		{"key material " + b64("openssh-key-v1\x00"+b40), "private key", "b3Bl…"},
+		{"curl -H 'Authorization: Basic " + b64("deploy:"+pw) + "'", "HTTP basic credentials", "ZGVw…"},
 
 		// What memories legitimately hold.
 		{"fixed in commit " + sha + " (the key rotation)", "", ""},
@@ -109,6 +156,41 @@ func TestScan(t *testing.T) {
 		{"the secret sauce is SupercalifragilisticExpialidocious", "", ""},
 		{"token budget: 1500 tokens per prompt, 40 memories", "", ""},
 		{"password: EXAMPLE_Password_1234_ChangeMe", "", ""},
+		{"DB_PASSWORD=${DB_PASSWORD}", "", ""},
+		{"password: $PGPASSWORD", "", ""},
+		{"password: <your password>", "", ""},
+		{`password: "********"`, "", ""},
+		{"password: required", "", ""},
+		{"DB_PASSWORD=changeme", "", ""},
+		{"DB_PASSWORD=PROD_DB_PASSWORD (from Doppler)", "", ""},
+		{"PASSWORD_MIN_LENGTH=12 and PASSWORD_ROTATION_DAYS=90", "", ""},
+		{"password_file: /run/secrets/db_password", "", ""},
+		{"password: env:DB_PASSWORD", "", ""},
+		{"the admin password is rotated every 90 days", "", ""},
+		{"the password is stored in 1Password, item prod-db", "", ""},
+		{"password: see the vault entry billing/prod", "", ""},
+		{"passwordless login uses magic links", "", ""},
+		{"bypass: enabled for health checks", "", ""},
+		{"passport: required for the offsite", "", ""},
+		{"reset the password in the admin UI, then log in again", "", ""},
+		{"password hashed with bcrypt (cost 12)", "", ""},
+		{"tests pass: 412 of 415", "", ""},
+		{"see /etc/passwd: the deploy user has uid 1001", "", ""},
+		{"sha256:" + sha + sha[:24], "", ""},
+		{"integrity sha512-" + b64("\x8f\x01\xfe\x10\x99\xaa\x03\xb4\xc5\xd6\xe7\xf8\x09\x1a\x2b\x3c\x4d\x5e\x6f\x70\x81\x92\xa3\xb4\xc5\xd6\xe7\xf8\x09\x1a\x2b\x3c"), "", ""},
+		{"brand colours #3f9a2b #ffcc00 #00aaff #123456 #abcdef", "", ""},
+		{"colours 3f9a2b ffcc00 00aaff 123456 abcdef", "", ""},
+		{"ids 123e4567-e89b-12d3-a456-426614174000 and 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d", "", ""},
+		{"commit " + spaced(sha, 8) + " reverted it", "", ""},
+		{"the logo is data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "", ""},
+		{"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + b43 + " ada@laptop is the deploy public key", "", ""},
+		{"release v1 2 3 on 2024 01 15 at 10 30", "", ""},
+		{"the token configuration\nManagerV2 handles it", "", ""},
+		{"password := os.Getenv(\"DB_PASSWORD\")", "", ""},
+		{"password = config.db.password", "", ""},
+		{"firstPassCallback := func(s string) error", "", ""},
+		{`cmd.Env = append(env, "PWD="+dir)`, "", ""},
+		{"privateKey := x25519.NewPrivateKey(*publicKey)", "", ""},
 	}
 	for _, tt := range tests {
 		fs := Scan(tt.text)
@@ -185,4 +267,76 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("Check = %v with %d findings", err, len(fs))
 		}
 	})
+}
+
+// TestScanKeyMaterial: private keys are found as PEM, as bare base64 DER
+// (wrapped or not) and as base64 of a whole PEM file; public keys and
+// certificates, which memories may well quote, are not.
+func TestScanKeyMaterial(t *testing.T) {
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, edKey, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkcs8 := func(k any) []byte {
+		der, err := x509.MarshalPKCS8PrivateKey(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return der
+	}
+	ecDER, err := x509.MarshalECPrivateKey(ecKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mem"}, NotAfter: time.Now().Add(time.Hour)}
+	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &ecKey.PublicKey, ecKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := x509.MarshalPKIXPublicKey(&rsaKey.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrap := func(der []byte) string {
+		s := base64.StdEncoding.EncodeToString(der)
+		var lines []string
+		for len(s) > 64 {
+			lines, s = append(lines, s[:64]), s[64:]
+		}
+		return strings.Join(append(lines, s), "\n")
+	}
+	pemOf := func(typ string, der []byte) string {
+		return string(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}))
+	}
+	tests := []struct {
+		name, text, pattern string
+	}{
+		{"PKCS #1 PEM", pemOf("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaKey)), "private key block"},
+		{"PKCS #8 bare DER, one line", "key: " + base64.StdEncoding.EncodeToString(pkcs8(rsaKey)), "private key"},
+		{"PKCS #8 bare DER, wrapped", "the key:\n" + wrap(pkcs8(rsaKey)), "private key"},
+		{"Ed25519 PKCS #8", "ed key " + base64.StdEncoding.EncodeToString(pkcs8(edKey)), "private key"},
+		{"SEC 1 EC", "ec key " + base64.StdEncoding.EncodeToString(ecDER), "private key"},
+		{"base64 of a PEM file", "tls.key: " + b64(pemOf("EC PRIVATE KEY", ecDER)), "base64-encoded private key block"},
+		{"certificate PEM", pemOf("CERTIFICATE", cert), ""},
+		{"certificate base64", "tls.crt: " + b64(pemOf("CERTIFICATE", cert)), ""},
+		{"public key DER", "pub " + base64.StdEncoding.EncodeToString(pub), ""},
+		{"public key PEM", pemOf("PUBLIC KEY", pub), ""},
+	}
+	for _, tt := range tests {
+		fs := Scan(tt.text)
+		switch {
+		case tt.pattern == "" && len(fs) > 0:
+			t.Errorf("%s: Scan = %+v, want nothing", tt.name, fs)
+		case tt.pattern != "" && (len(fs) != 1 || fs[0].Pattern != tt.pattern):
+			t.Errorf("%s: Scan = %+v, want one %s", tt.name, fs, tt.pattern)
+		}
+	}
 }
