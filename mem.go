@@ -18,6 +18,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/secrets"
 )
 
 // Repo is one memory store and the repository it lives in.
@@ -61,7 +62,21 @@ func open(dir, store string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Repo{Place: place, files: files, Now: time.Now}, nil
+	r := &Repo{Place: place, files: files, Now: time.Now}
+	files.Check = r.vet
+	return r, nil
+}
+
+// vet is the store's commit check: every byte mem commits, whoever wrote
+// it, passes the secret scan (memories are committed and shared, so a
+// secret committed is a secret leaked). Findings name the file by its git
+// path, as a person finds it from the top of the work tree.
+func (r *Repo) vet(gitPath string, data []byte) error {
+	name := gitPath
+	if name == "" {
+		name = "the commit message"
+	}
+	return secrets.Check(name, string(data))
 }
 
 // Init creates the store (and a git repository when none encloses it) and

@@ -89,8 +89,8 @@ var commitTimeout = 10 * time.Second
 // git process keeps the index locked, the files are written, the write is kept
 // pending (Result.Pending) and Result.Skipped says why there is no commit; the
 // next Apply or Flush commits it. Outside git the files are written and never
-// committed. A path that escapes the store fails the whole call before
-// anything is written.
+// committed. A path that escapes the store, or content that Check refuses,
+// fails the whole call before anything is written.
 func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (Result, error) {
 	msg, subject, err := message(info)
 	if err != nil {
@@ -111,6 +111,18 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		}
 		seen[clean] = true
 		paths[i] = clean
+	}
+	if s.Check != nil {
+		for i, c := range changes {
+			if !c.Delete {
+				if err := s.Check(s.GitPath(paths[i]), c.Data); err != nil {
+					return Result{}, err
+				}
+			}
+		}
+		if err := s.Check("", []byte(msg)); err != nil {
+			return Result{}, err
+		}
 	}
 
 	if err := os.MkdirAll(s.Root, 0o755); err != nil {

@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -99,6 +100,44 @@ func TestApplyBadInfo(t *testing.T) {
 		t.Error("a refused Apply wrote a file")
 	}
 }
+
+// Check sees every file's content and the message, and its refusal fails
+// the whole call before anything is written or committed.
+func TestApplyCheck(t *testing.T) {
+	repo, s := newRepo(t)
+	before := run(t, repo, "rev-list", "--all", "--count")
+	var seen []string
+	refuse := errors.New("refused")
+	s.Check = func(path string, data []byte) error {
+		seen = append(seen, fmt.Sprintf("%s=%q", path, firstLine(string(data))))
+		if strings.Contains(string(data), "SECRET") {
+			return refuse
+		}
+		return nil
+	}
+	ch := []Change{{Path: "a.md", Data: []byte("fine\n")}, {Path: "b.md", Data: []byte("SECRET\n")}, {Path: "c.md", Delete: true}}
+	if _, err := s.Apply(context.Background(), ch, CommitInfo{Action: "store", Slug: "a"}); err != refuse {
+		t.Fatalf("Apply = %v, want the check's error as it is", err)
+	}
+	if s.Exists("a.md") || s.Exists("b.md") {
+		t.Error("a refused Apply wrote a file")
+	}
+	if out := run(t, repo, "rev-list", "--all", "--count"); out != before {
+		t.Errorf("a refused Apply committed: %s commits, %s before", out, before)
+	}
+	if want := `[.claude/agent-memory/a.md="fine" .claude/agent-memory/b.md="SECRET"]`; fmt.Sprint(seen) != want {
+		t.Errorf("Check saw %v, want %s (deletions have no content)", seen, want)
+	}
+	seen = nil
+	if _, err := s.Apply(context.Background(), ch[:1], CommitInfo{Action: "store", Slug: "a", Trailers: []Trailer{{"Mem-Reason", "SECRET"}}}); err != refuse {
+		t.Errorf("Apply with a refused message = %v", err)
+	}
+	if want := `[.claude/agent-memory/a.md="fine" ="mem: store a"]`; fmt.Sprint(seen) != want {
+		t.Errorf("Check saw %v, want %s", seen, want)
+	}
+}
+
+func firstLine(s string) string { line, _, _ := strings.Cut(s, "\n"); return line }
 
 // The user's staged work stays staged and out of the commit; unstaged edits
 // stay as they are.

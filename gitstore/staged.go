@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"path"
 	"strings"
 )
 
@@ -14,8 +13,8 @@ type StagedFile struct {
 	Data []byte
 }
 
-// Staged returns the .md files under the store that the index has added or
-// modified relative to HEAD, with their staged content. Inside a git hook
+// Staged returns the files under the store, whatever their names, that the
+// index has added or modified relative to HEAD, with their staged content. Inside a git hook
 // it honours the index git points the hook at (GIT_INDEX_FILE), which is
 // how `git commit -a` and `git commit PATH` commit.
 func (s *Store) Staged(ctx context.Context) ([]StagedFile, error) {
@@ -33,7 +32,7 @@ func (s *Store) Staged(ctx context.Context) ([]StagedFile, error) {
 	}
 	var files []StagedFile
 	for _, p := range strings.Split(string(bytes.TrimRight(out, "\x00")), "\x00") {
-		if p == "" || path.Ext(p) != ".md" {
+		if p == "" {
 			continue
 		}
 		data, err := s.git(ctx, env, nil, "cat-file", "blob", ":"+p)

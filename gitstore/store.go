@@ -34,9 +34,13 @@ type Store struct {
 	GitDir    string // absolute git directory of the work tree ("" outside git)
 	CommonDir string // absolute common git directory, shared by linked worktrees ("" outside git)
 
-	// Check, when set, sees the content of every file a commit is about to
-	// hold (git path, bytes as committed) and refuses the commit by
-	// returning an error: the seam for scanning what mem commits.
+	// Check, when set, vets the content of every file a write is about to
+	// commit (its git path, from the top of the work tree) and the commit's
+	// message (path ""): Apply calls it before anything is written, and the
+	// commit again on the bytes it holds. Its error refuses the write as it
+	// is. mem sets it to the secret scan, so that nothing it commits escapes
+	// the scan, whoever wrote the bytes (a memory edited by hand and then
+	// forgotten, a model's reason, an undo).
 	Check func(path string, data []byte) error
 }
 

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -17,6 +18,7 @@ import (
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/profile"
+	"github.com/mem-dev/mem/internal/secrets"
 )
 
 // cli is the command tree: one struct and one file per command.
@@ -147,8 +149,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	fmt.Fprintf(stderr, "mem: error: %v\n", err)
 	var u userError
-	if errors.As(err, &u) && u.hint != "" {
+	var se *secrets.Error
+	switch {
+	case errors.As(err, &u) && u.hint != "":
 		fmt.Fprintf(stderr, "mem: hint: %s\n", u.hint)
+	case errors.As(err, &se) && strings.Contains(se.Name, "/"):
+		fmt.Fprintf(stderr, "mem: hint: remove the secret from %s (nothing was committed) and run the command again; keep secrets in a secret manager and store where they live\n", se.Name)
 	}
 	return 1
 }

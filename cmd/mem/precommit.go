@@ -10,8 +10,9 @@ import (
 )
 
 // precommitCmd is what the installed git pre-commit hook runs: it refuses
-// a commit that would push a staged MEMORY.md past Claude Code's cliff or
-// that stages a memory file whose frontmatter does not parse.
+// a commit that stages a secret in any file of the store, that would push a
+// staged MEMORY.md past Claude Code's cliff, or that stages a memory file
+// whose frontmatter does not parse.
 type precommitCmd struct{}
 
 func (precommitCmd) Run(e *env) error {
@@ -36,6 +37,9 @@ func (precommitCmd) Run(e *env) error {
 				printBudget(e, b)
 			}
 			continue
+		}
+		if path.Ext(f.Path) != ".md" {
+			continue // not a memory: only scanned
 		}
 		if _, err := mdparse.Parse(f.Path, f.Data); err != nil {
 			failed = true

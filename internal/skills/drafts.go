@@ -19,6 +19,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
 )
 
@@ -62,6 +63,13 @@ func Open(workTree string) (*Repo, error) {
 	files, err := gitstore.Open(place)
 	if err != nil {
 		return nil, fmt.Errorf("skills: %w", err)
+	}
+	// Drafts are made from transcripts and committed: scanned like memories.
+	files.Check = func(gitPath string, data []byte) error {
+		if gitPath == "" {
+			gitPath = "the commit message"
+		}
+		return secrets.Check(gitPath, string(data))
 	}
 	r := &Repo{WorkTree: workTree, Now: time.Now, files: files}
 	if files.WorkTree != "" {
