@@ -48,4 +48,3 @@ func TestMCP(t *testing.T) {
 		t.Fatalf("commits since the session started: %q", got)
 	}
 }
-
