@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,9 @@ const (
 	gateMaxInput        = 1 << 20
 	gateStateMaxAge     = 30 * 24 * time.Hour
 	gateLookupExtension = ".lookup"
+	// gateTranscriptWait bounds the wait for Claude Code to write the turn
+	// that just ended to the transcript (it writes asynchronously).
+	gateTranscriptWait = time.Second
 )
 
 // StopInput is the part of Claude Code's Stop hook input the gate reads.
@@ -35,6 +39,10 @@ type StopInput struct {
 	TranscriptPath string `json:"transcript_path"`
 	CWD            string `json:"cwd"`
 	StopHookActive bool   `json:"stop_hook_active"`
+	// LastAssistantMessage is the text of the turn that just ended. Claude
+	// Code writes the transcript asynchronously; when it sends this, the
+	// transcript is due to hold that turn, so the gate waits for it a little.
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // GateResult is what one stop decided.
@@ -82,7 +90,7 @@ func Gate(in io.Reader, stderr io.Writer, now time.Time) (exitCode int) {
 	}
 	res, err := CheckStop(input, place, now)
 	if err != nil {
-		logHookError(cacheDir, now, "gate: "+err.Error())
+		logHookError(cacheDir, now, err.Error()) // CheckStop's errors say "gate: "
 		return 0
 	}
 	if !res.Block {
@@ -123,6 +131,12 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 	if st.Transcript != path {
 		st = gateState{Checks: st.Checks, LookedUp: st.LookedUp, Transcript: path}
 	}
+	if !awaitTranscript(path, st.Offset, in.LastAssistantMessage != "") {
+		// Claude Code has not written the transcript yet (a session's very
+		// first turn, on a busy machine): nothing to judge, which is no
+		// error. The next stop reads whatever this one missed.
+		return GateResult{}, nil
+	}
 	obs := gateObserver{place: place, cwd: in.CWD, st: &st}
 	if err := obs.read(path); err != nil {
 		return GateResult{}, err
@@ -151,6 +165,26 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 		pruneGateDir(dir, now)
 	}
 	return res, nil
+}
+
+// awaitTranscript reports whether the transcript at path exists. When the
+// turn that just ended is due in it (due), it waits up to
+// gateTranscriptWait for the file to appear and to grow past offset, where
+// the previous stop left off.
+func awaitTranscript(path string, offset int64, due bool) bool {
+	deadline := time.Now().Add(gateTranscriptWait)
+	for {
+		fi, err := os.Stat(path)
+		switch {
+		case err == nil && (!due || fi.Size() > offset || time.Now().After(deadline)):
+			return true
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return true // let the read report it
+		case err != nil && (!due || time.Now().After(deadline)):
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // RecordLookup notes that the prompt hook injected memories into a session,

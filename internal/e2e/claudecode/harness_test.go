@@ -392,3 +392,10 @@ func allText(r messagesapi.Request) string {
 	}
 	return b.String()
 }
+
+// hookLog is what the hooks logged while failing open, for a failure's
+// message.
+func (w *world) hookLog() string {
+	b, _ := os.ReadFile(filepath.Join(w.repo, ".git", "mem", "hook.log"))
+	return "hook.log: " + string(b)
+}
