@@ -156,6 +156,15 @@ func (w *world) env() []string {
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		// bypassPermissions refuses to run as root outside a sandbox.
 		"IS_SANDBOX=1",
+		// Claude Code waits a few seconds for MCP servers and then starts
+		// without them; on a loaded CI machine that wait can run out. The
+		// tests want the tools every time (how long mem mcp takes to connect
+		// is measured on its own, see the notes).
+		"MCP_CONNECTION_NONBLOCKING=false",
+		// mem's detached passes (enrich after a write, the daily sweep) call
+		// the model, `claude -p`, which would talk to the fake API and
+		// outlive the test.
+		"MEM_BACKGROUND=off",
 	}
 }
 
