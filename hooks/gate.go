@@ -131,15 +131,16 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 	if st.Transcript != path {
 		st = gateState{Checks: st.Checks, LookedUp: st.LookedUp, Transcript: path}
 	}
-	if !awaitTranscript(path, st.Offset, in.LastAssistantMessage != "") {
+	obs := gateObserver{place: place, cwd: in.CWD, st: &st, last: squeeze(in.LastAssistantMessage)}
+	found, err := obs.await(path, time.Now().Add(gateTranscriptWait))
+	switch {
+	case err != nil:
+		return GateResult{}, err
+	case !found:
 		// Claude Code has not written the transcript yet (a session's very
 		// first turn, on a busy machine): nothing to judge, which is no
-		// error. The next stop reads whatever this one missed.
+		// error. The next stop reads what this one could not.
 		return GateResult{}, nil
-	}
-	obs := gateObserver{place: place, cwd: in.CWD, st: &st}
-	if err := obs.read(path); err != nil {
-		return GateResult{}, err
 	}
 
 	var res GateResult
@@ -165,26 +166,6 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 		pruneGateDir(dir, now)
 	}
 	return res, nil
-}
-
-// awaitTranscript reports whether the transcript at path exists. When the
-// turn that just ended is due in it (due), it waits up to
-// gateTranscriptWait for the file to appear and to grow past offset, where
-// the previous stop left off.
-func awaitTranscript(path string, offset int64, due bool) bool {
-	deadline := time.Now().Add(gateTranscriptWait)
-	for {
-		fi, err := os.Stat(path)
-		switch {
-		case err == nil && (!due || fi.Size() > offset || time.Now().After(deadline)):
-			return true
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return true // let the read report it
-		case err != nil && (!due || time.Now().After(deadline)):
-			return false
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // RecordLookup notes that the prompt hook injected memories into a session,
@@ -285,7 +266,35 @@ type gateObserver struct {
 	cwd   string
 	st    *gateState
 	store []string // the store root, and its symlink-resolved form when it differs
+	// last is the turn that just ended, squeezed, when the stop named it;
+	// sawLast says the transcript holds it.
+	last    string
+	sawLast bool
 }
+
+// await reads the transcript from the state's offset on. Claude Code writes
+// it asynchronously, so when the stop named the turn that ended, await reads
+// on (what was appended since) until that turn is in, or until deadline.
+// It reports false when the transcript does not exist yet.
+func (o *gateObserver) await(path string, deadline time.Time) (bool, error) {
+	for {
+		err := o.read(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if o.last == "" || time.Now().After(deadline) {
+				return false, nil
+			}
+		case err != nil:
+			return false, err
+		case o.last == "" || o.sawLast || time.Now().After(deadline):
+			return true, nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// squeeze collapses runs of white space to one space and trims the ends.
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func (o *gateObserver) read(path string) error {
 	r := transcript.Reader{Types: []string{"assistant"}}
@@ -304,6 +313,10 @@ func (o *gateObserver) read(path string) error {
 
 func (o *gateObserver) observe(e transcript.Entry) error {
 	o.st.SinceCheck++
+	if o.last != "" && !o.sawLast && len(e.Text) > 0 {
+		text := squeeze(strings.Join(e.Text, " "))
+		o.sawLast = text != "" && (strings.Contains(o.last, text) || strings.Contains(text, o.last))
+	}
 	for _, u := range e.ToolUses {
 		o.st.ToolCalls++
 		switch {

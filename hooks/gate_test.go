@@ -452,32 +452,42 @@ func TestGateFailsOpen(t *testing.T) {
 }
 
 // TestGateAwaitsTranscript: Claude Code writes the transcript after it
-// runs the Stop hook on a busy machine; when the stop names the turn that
-// ended, the gate waits for the file (and for it to grow) and judges it.
+// runs the Stop hook on a busy machine, and in pieces; when the stop names
+// the turn that ended, the gate waits for the file and reads on until that
+// turn is in, then judges all of it.
 func TestGateAwaitsTranscript(t *testing.T) {
-	work, place := gateRepo(t)
-	if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	x := &gateTx{work: work}
-	x.edit("a.go")
-	x.edit("b.go")
-	x.edit("c.go")
-	x.say("done")
-	done := make(chan error)
-	go func() {
-		time.Sleep(150 * time.Millisecond)
-		done <- os.WriteFile(path, x.b.Bytes(), 0o644)
-	}()
-	in := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"stop_hook_active":false,"last_assistant_message":"done"}`, path, work)
-	var stderr bytes.Buffer
-	code := Gate(strings.NewReader(in), &stderr, gateNow)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if code != 2 || !strings.Contains(stderr.String(), "you edited a.go, b.go, c.go") {
-		t.Fatalf("exit %d, stderr %q: want the block for the edits the late transcript holds", code, stderr.String())
+	for _, early := range []int{0, 1} { // entries written before the stop
+		work, place := gateRepo(t)
+		if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "t.jsonl")
+		x := &gateTx{work: work}
+		x.edit("a.go")
+		first := x.b.Len()
+		x.edit("b.go")
+		x.edit("c.go")
+		x.say("All  three\nedited.")
+		all := x.b.Bytes()
+		if early > 0 {
+			if err := os.WriteFile(path, all[:first], 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done := make(chan error)
+		go func() {
+			time.Sleep(150 * time.Millisecond)
+			done <- os.WriteFile(path, all, 0o644)
+		}()
+		in := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"stop_hook_active":false,"last_assistant_message":"All three edited."}`, path, work)
+		var stderr bytes.Buffer
+		code := Gate(strings.NewReader(in), &stderr, gateNow)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if code != 2 || !strings.Contains(stderr.String(), "you edited a.go, b.go, c.go") {
+			t.Fatalf("%d entries early: exit %d, stderr %q; want the block for all the edits the late transcript holds", early, code, stderr.String())
+		}
 	}
 }
 

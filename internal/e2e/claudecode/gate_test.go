@@ -38,7 +38,7 @@ func TestGate(t *testing.T) {
 
 	gates := s.hooks("Stop")
 	if len(gates) != 2 || gates[0].ExitCode != 2 || gates[1].ExitCode != 0 {
-		t.Fatalf("Stop hooks ran %+v, want exit 2 then exit 0\n%s", gates, w.hookLog())
+		t.Fatalf("Stop hooks ran %+v, want exit 2 then exit 0\n%s\n%s", gates, w.hookLog(), w.gateStates())
 	}
 	var feedback string
 	for _, u := range s.userTexts() {

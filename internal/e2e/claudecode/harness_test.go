@@ -408,3 +408,15 @@ func (w *world) hookLog() string {
 	b, _ := os.ReadFile(filepath.Join(w.repo, ".git", "mem", "hook.log"))
 	return "hook.log: " + string(b)
 }
+
+// gateStates is the gate's per-session state files, for a failure's
+// message.
+func (w *world) gateStates() string {
+	var b strings.Builder
+	files, _ := filepath.Glob(filepath.Join(w.repo, ".git", "mem", "gate", "*"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		fmt.Fprintf(&b, "%s: %s\n", filepath.Base(f), data)
+	}
+	return b.String()
+}
