@@ -82,6 +82,11 @@ func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 // List returns every memory that is not forgotten, sorted by slug. A file
 // that does not parse is reported in bad and skipped.
 func (r *Repo) List() (entries []Entry, bad []error, err error) {
+	return r.list(false)
+}
+
+// list returns the memories that are forgotten, or those that are not.
+func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 	files, err := r.files.Walk()
 	if err != nil {
 		return nil, nil, err
@@ -100,7 +105,7 @@ func (r *Repo) List() (entries []Entry, bad []error, err error) {
 			bad = append(bad, err)
 			continue
 		}
-		if m.Status == mdparse.StatusForgotten {
+		if (m.Status == mdparse.StatusForgotten) != forgotten {
 			continue
 		}
 		entries = append(entries, Entry{

@@ -99,6 +99,9 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 	if len(changes) == 0 {
 		return Result{}, errors.New("apply: no changes")
 	}
+	if err := precondition(ctx); err != nil {
+		return Result{}, err
+	}
 	paths := make([]string, len(changes))
 	seen := make(map[string]bool)
 	for i, c := range changes {

@@ -15,12 +15,20 @@ import (
 // did with every prompt; logfile rotates it.
 const DecisionLog = "injections.jsonl"
 
+// MaxLoggedPrompt is how much of a prompt the decision log keeps: a typed
+// prompt whole, a pasted log cut, so that no line outgrows what Decisions
+// reads (1 MiB) and the log still holds thousands of decisions.
+const MaxLoggedPrompt = 8 << 10
+
 // Decision is one line of the decision log: what the prompt hook made of
 // one prompt and what it injected, if anything.
 type Decision struct {
 	Time     string           `json:"time"` // RFC 3339, UTC
 	Session  string           `json:"session,omitempty"`
-	Query    string           `json:"query"` // the cleaned query: "+" marks the previous turn's terms, "@" entities
+	Prompt   string           `json:"prompt,omitempty"`   // as typed, cut at MaxLoggedPrompt bytes
+	Clipped  bool             `json:"clipped,omitempty"`  // the prompt was longer and is cut
+	Previous string           `json:"previous,omitempty"` // the part of the previous turn that refined the query
+	Query    string           `json:"query"`              // the cleaned query: "+" marks the previous turn's terms, "@" entities
 	Injected bool             `json:"injected"`
 	Results  []DecisionResult `json:"results,omitempty"`
 }

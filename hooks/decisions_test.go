@@ -3,6 +3,7 @@ package hooks
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,15 +24,28 @@ func TestDecisions(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 	q := search.ParseQuery("why is spanish vat a cent off?", "")
-	logDecision(dir, now, "s1", q, []search.Result{{Slug: "vat-rounding", Score: 0.5}})
-	logDecision(dir, now.Add(time.Second), "s1", search.ParseQuery("ok go ahead", ""), nil)
+	logDecision(dir, now, "s1", "why is spanish vat a cent off?", "we looked at tax.py", q, []search.Result{{Slug: "vat-rounding", Score: 0.5}})
+	logDecision(dir, now.Add(time.Second), "s1", "ok go ahead", "", search.ParseQuery("ok go ahead", ""), nil)
+	long := strings.Repeat("log line\n", MaxLoggedPrompt)
+	logDecision(dir, now.Add(2*time.Second), "s1", long, "", search.ParseQuery(long, ""), nil)
 
 	got, err := Decisions(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 3 {
-		t.Fatalf("got %d decisions, want 3: %+v", len(got), got)
+	if len(got) != 4 {
+		t.Fatalf("got %d decisions, want 4: %+v", len(got), got)
+	}
+	// The prompt and the previous turn's part that refined it are logged, so
+	// that a decision can be replayed as a battery line; a paste is cut.
+	if got[1].Prompt != "why is spanish vat a cent off?" || got[1].Previous != "we looked at tax.py" || got[1].Clipped {
+		t.Errorf("decision 2 keeps prompt %q, previous %q, clipped %v", got[1].Prompt, got[1].Previous, got[1].Clipped)
+	}
+	if got[2].Prompt != "ok go ahead" || got[2].Previous != "" {
+		t.Errorf("decision 3 keeps prompt %q, previous %q", got[2].Prompt, got[2].Previous)
+	}
+	if !got[3].Clipped || len(got[3].Prompt) > MaxLoggedPrompt+len("…") || !strings.HasPrefix(long, strings.TrimSuffix(got[3].Prompt, "…")) {
+		t.Errorf("a long prompt is logged as %d bytes, clipped %v", len(got[3].Prompt), got[3].Clipped)
 	}
 	if got[0].Query != "old" || got[1].Session != "s1" || !got[1].Injected || got[2].Injected {
 		t.Errorf("decisions out of order or wrong: %+v", got)

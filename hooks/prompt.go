@@ -118,7 +118,7 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	if err != nil {
 		return // not in a repository: nothing to remember here
 	}
-	ctx, results, q, err := answer(place, hin, refresh, now)
+	ctx, results, q, prev, err := answer(place, hin, refresh, now)
 	if errors.Is(err, errNoStore) {
 		return
 	}
@@ -126,7 +126,7 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 		logHookError(place.CacheDir(), now, "prompt: "+err.Error())
 		return
 	}
-	logDecision(place.CacheDir(), now, hin.SessionID, q, results)
+	logDecision(place.CacheDir(), now, hin.SessionID, hin.Prompt, prev, q, results)
 	if ctx == "" {
 		return
 	}
@@ -143,30 +143,32 @@ func readInput(in io.Reader, limit int64) ([]byte, error) {
 }
 
 // answer searches the store for the prompt and renders what to inject.
-func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Time) (string, []search.Result, search.Query, error) {
-	q := search.ParseQuery(hin.Prompt, "")
+// previous is the part of the previous turn that refined the query, if any.
+func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Time) (ctx string, results []search.Result, q search.Query, previous string, err error) {
+	q = search.ParseQuery(hin.Prompt, "")
 	if q.Empty() {
 		// No topic of its own: the previous turn may refine a topic but
 		// never create one, so the transcript need not be read.
 		if !isDir(place.Store) {
-			return "", nil, q, errNoStore
+			return "", nil, q, "", errNoStore
 		}
-		return "", nil, q, nil
+		return "", nil, q, "", nil
 	}
 	ix, err := OpenFresh(place, refresh, now)
 	if err != nil {
-		return "", nil, q, err
+		return "", nil, q, "", err
 	}
 	// The index stays mapped: Prompt is a hook process's whole job, and
 	// unmapping before the exit would only add a TLB shootdown (~4% of the
 	// hook's time in a CPU profile).
 	if hin.TranscriptPath != "" && q.WantsPrevious() {
 		if prev, err := transcript.LastAssistantText(hin.TranscriptPath); err == nil {
-			q = q.Refine(prev)
+			previous = search.PreviousRead(prev)
+			q = q.Refine(previous)
 		}
 	}
-	results := ix.Search(q, search.Options{Limit: MaxInjected, Now: now})
-	return Render(results, now), results, q, nil
+	results = ix.Search(q, search.Options{Limit: MaxInjected, Now: now})
+	return Render(results, now), results, q, previous, nil
 }
 
 // errNoStore means the repository has no store: nothing to remember here.
@@ -375,16 +377,32 @@ func appendJSONString(b []byte, s string) []byte {
 }
 
 // logDecision appends one line to the decision log: what the hook saw and
-// did (time, session, cleaned query, injected or not, results and scores),
-// so a person can review what was injected and what was kept quiet.
-func logDecision(cacheDir string, now time.Time, session string, q search.Query, results []search.Result) {
+// did (time, session, the prompt and the part of the previous turn it read,
+// cleaned query, injected or not, results and scores), so a person can
+// review what was injected and what was kept quiet, and turn a decision
+// into a battery line that replays it. A prompt longer than MaxLoggedPrompt
+// is logged cut there, and says so.
+func logDecision(cacheDir string, now time.Time, session, prompt, previous string, q search.Query, results []search.Result) {
 	query := q.String()
-	b := make([]byte, 0, len(query)+len(query)/8+128*(len(results)+2))
+	clipped := len(prompt) > MaxLoggedPrompt
+	if clipped {
+		prompt = text.Clip(prompt, MaxLoggedPrompt)
+	}
+	b := make([]byte, 0, len(query)+len(prompt)+len(previous)+(len(query)+len(prompt))/8+128*(len(results)+2))
 	b = append(b, `{"time":`...)
 	b = appendJSONString(b, now.UTC().Format(time.RFC3339Nano))
 	if session != "" {
 		b = append(b, `,"session":`...)
 		b = appendJSONString(b, session)
+	}
+	b = append(b, `,"prompt":`...)
+	b = appendJSONString(b, prompt)
+	if clipped {
+		b = append(b, `,"clipped":true`...)
+	}
+	if previous != "" {
+		b = append(b, `,"previous":`...)
+		b = appendJSONString(b, previous)
 	}
 	b = append(b, `,"query":`...)
 	b = appendJSONString(b, query)

@@ -319,6 +319,10 @@ func (q Query) Refine(previous string) Query {
 	return out
 }
 
+// PreviousRead is the part of a previous turn that Refine reads: a log that
+// keeps it can replay the query exactly.
+func PreviousRead(previous string) string { return tail(previous, maxPreviousBytes) }
+
 // maxPreviousBytes is how much of the previous turn a query reads: its end,
 // where a turn says what it did and what comes next. Ranking keeps only its
 // weightiest terms anyway, and tokenizing a long turn costs real time on every

@@ -50,6 +50,7 @@ type cli struct {
 	Sweep      sweepCmd      `cmd:"" help:"The daily upkeep, by hand: enrich what lacks aliases or has stale ones, curate, verify."`
 	Review     reviewCmd     `cmd:"" help:"The curation review queue: list, accept, reject."`
 	Profile    profileCmd    `cmd:"" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
+	Serve      serveCmd      `cmd:"" help:"Serve a local page on the store: memories, review queue, audit trail with undo, budget, injections, health."`
 	MCP        mcpCmd        `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`
 	Precommit  precommitCmd  `cmd:"" hidden:"" help:"The git pre-commit check."`
 

@@ -32,21 +32,9 @@ func (doctorCmd) Run(e *env) error {
 	default:
 		return err
 	}
-	o, err := placeOptions(place, []string{install.Claude}, false)
+	problems, swept, err := doctorProblems(e, place, r)
 	if err != nil {
 		return err
-	}
-	problems := install.Doctor(o)
-	var swept string // the last sweep, when it went well
-	if r != nil {
-		problems = append(problems, storeProblems(e, r)...)
-		if run, ok := sweep.Last(r.StateDir()); ok {
-			if run.OK || run.Finished.IsZero() && time.Since(run.Started) < time.Hour {
-				swept = "sweep: " + run.Line(time.Now())
-			} else {
-				problems = append(problems, install.Problem{Check: "sweep", Message: run.Line(time.Now()), Fix: "run `mem sweep` to see it fail"})
-			}
-		}
 	}
 	if len(problems) == 0 {
 		fmt.Fprintln(e.stdout, "mem doctor: all good")
@@ -66,6 +54,28 @@ func (doctorCmd) Run(e *env) error {
 		fmt.Fprintln(e.stdout, strings.TrimSpace(line))
 	}
 	return exitError(1)
+}
+
+// doctorProblems are everything doctor checks: what install wired, and the
+// store (r, nil when there is none yet), with the last sweep's line when it
+// went well (a failed one is a problem). mem serve's health page shows them.
+func doctorProblems(e *env, place locate.Place, r *mem.Repo) (problems []install.Problem, swept string, err error) {
+	o, err := placeOptions(place, []string{install.Claude}, false)
+	if err != nil {
+		return nil, "", err
+	}
+	problems = install.Doctor(o)
+	if r != nil {
+		problems = append(problems, storeProblems(e, r)...)
+		if run, ok := sweep.Last(r.StateDir()); ok {
+			if run.OK || run.Finished.IsZero() && time.Since(run.Started) < time.Hour {
+				swept = "sweep: " + run.Line(time.Now())
+			} else {
+				problems = append(problems, install.Problem{Check: "sweep", Message: run.Line(time.Now()), Fix: "run `mem sweep` to see it fail"})
+			}
+		}
+	}
+	return problems, swept, nil
 }
 
 // storeProblems are doctor's checks of the store itself.
