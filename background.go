@@ -40,6 +40,12 @@ func (r *Repo) TryLockModel() (unlock func(), ok bool, err error) {
 	return r.files.TryLockNamed(ModelLock)
 }
 
+// LockNamed takes another lock of the repository's state directory, such
+// as learning's, waiting until it is free or ctx is done.
+func (r *Repo) LockNamed(ctx context.Context, name string) (unlock func(), err error) {
+	return r.files.LockNamed(ctx, name)
+}
+
 // StateDir is the repository's directory for mem's own state: caches,
 // locks, logs, the sweep's last run (<git-common-dir>/mem/).
 func (r *Repo) StateDir() string { return r.files.StateDir() }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/curator"
+	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/model"
 )
 
@@ -261,5 +263,62 @@ func TestEnrichAppliesWhatDidNotChange(t *testing.T) {
 		if e.Commit == "" || e.Skipped != "" || strings.Join(e.Aliases, ";") != "why is my basket a cent off" || e.Need != "missing" {
 			t.Errorf("%+v", e)
 		}
+	}
+}
+
+// TestLearnAlias: a learned alias is one commit (Mem-Action: learn-alias)
+// that mem undo takes back; the filter's refusals and a retired memory
+// write nothing.
+func TestLearnAlias(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	total := store(t, r, vatTotal)
+	line := store(t, r, vatLine)
+	w, refused, err := r.LearnAlias(ctx, total, "my basket is a penny short", "used")
+	if err != nil || refused != "" || w.Commit == "" {
+		t.Fatalf("LearnAlias: %+v, %q, %v", w, refused, err)
+	}
+	log, err := r.Log(1)
+	if err != nil || len(log) != 1 || log[0].Action != "learn-alias" || log[0].Slug != total {
+		t.Fatalf("log %+v, %v", log, err)
+	}
+	if !slices.Contains(log[0].Trailers, gitstore.Trailer{Key: "Mem-Alias", Value: "my basket is a penny short"}) {
+		t.Errorf("trailers %+v", log[0].Trailers)
+	}
+	if _, err := r.Undo(ctx, w.Commit); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(r.Place.Store, total+".md")); strings.Contains(string(data), "aliases") {
+		t.Errorf("undo left the alias:\n%s", data)
+	}
+
+	head := func() string {
+		out, err := exec.Command("git", "-C", r.Place.WorkTree, "rev-parse", "HEAD").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	before := head()
+	for _, tt := range []struct{ slug, alias, want string }{
+		{total, "order total vat", "copies the memory's own terms"},
+		{total, "token ghp_gLKOmxgJTeKdNnFRIBXuDL7DxtpYlSXpfKtH", "looks like a secret"},
+	} {
+		if _, refused, err := r.LearnAlias(ctx, tt.slug, tt.alias, "used"); err != nil || refused != tt.want {
+			t.Errorf("LearnAlias(%q) refused %q, %v; want %q", tt.alias, refused, err, tt.want)
+		}
+	}
+	if head() != before {
+		t.Error("a refused alias made a commit")
+	}
+	if _, err := r.Store(ctx, mem.Note{Name: "VAT rounds per line, Portugal too", Body: "Per line in Spain and Portugal.", Supersedes: line}); err != nil {
+		t.Fatal(err)
+	}
+	before = head()
+	if _, refused, err := r.LearnAlias(ctx, line, "lisbon cent off", "used"); err != nil || !strings.Contains(refused, "superseded") {
+		t.Errorf("a superseded memory: refused %q, %v", refused, err)
+	}
+	if head() != before {
+		t.Error("a refused alias made a commit")
 	}
 }

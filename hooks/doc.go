@@ -24,6 +24,13 @@
 // and the work done in that retry belongs to no window: a store made there
 // answers the block and does not excuse later edits.
 //
+// When the agent looked a memory up itself since the previous stop (`mem
+// search` or `mem show` through Bash, an MCP `context_query` or
+// `memory_show`, a Read of a memory file), the gate hands the stop to its
+// [Learner], which starts `mem learn` detached: the prompt the hook missed
+// may be an alias the memory lacks (package learn). [BackgroundEnv] turns
+// that off.
+//
 // Every error of the gate's own (bad input, a missing transcript, an
 // unwritable state) lets the agent stop (exit 0) and appends one line to
 // <CacheDir>/hook.log when the cache directory is known. Only the deliberate

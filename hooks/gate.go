@@ -52,13 +52,19 @@ type GateResult struct {
 	Edited   []string // files edited in the window without a store (when blocked for it)
 	NoLookup bool     // blocked (also) because the session looked nothing up
 	Message  string   // what to tell the agent, when Block
+	// Found says the agent looked a memory up itself since the last stop
+	// (mem search or show through Bash, context_query or memory_show over
+	// MCP, a Read of a memory file): what aliases are learned from.
+	Found bool
 }
 
 // Gate runs the Stop hook: it reads Claude Code's Stop input from in and
 // returns the process exit code, 2 with a message on stderr to send the
-// agent back, 0 to let it stop. It fails open: any error of its own returns
-// 0 and is logged to <CacheDir>/hook.log when the cache directory is known.
-func Gate(in io.Reader, stderr io.Writer, now time.Time) (exitCode int) {
+// agent back, 0 to let it stop. When the agent looked a memory up itself
+// since the last stop it calls learn (when not nil). It fails open: any
+// error of its own returns 0 and is logged to <CacheDir>/hook.log when the
+// cache directory is known.
+func Gate(in io.Reader, stderr io.Writer, now time.Time, learn Learner) (exitCode int) {
 	var cacheDir string
 	defer func() {
 		// A panic would exit 2, which blocks the agent: fail open instead.
@@ -92,6 +98,11 @@ func Gate(in io.Reader, stderr io.Writer, now time.Time) (exitCode int) {
 	if err != nil {
 		logHookError(cacheDir, now, err.Error()) // CheckStop's errors say "gate: "
 		return 0
+	}
+	if res.Found && learn != nil {
+		if err := learn(input, place); err != nil {
+			logHookError(cacheDir, now, "gate: "+err.Error())
+		}
 	}
 	if !res.Block {
 		return 0
@@ -143,7 +154,7 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 		return GateResult{}, nil
 	}
 
-	var res GateResult
+	res := GateResult{Found: obs.found}
 	switch {
 	case in.StopHookActive:
 		// The retry after our block is not checked, and its work belongs
@@ -156,6 +167,7 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 			st.LookedUp = gateLookupRecorded(dir, in.SessionID)
 		}
 		res = st.check(place)
+		res.Found = obs.found
 	}
 	st.Version = gateStateVersion
 	st.Updated = now.UTC()
@@ -270,6 +282,7 @@ type gateObserver struct {
 	// sawLast says the transcript holds it.
 	last    string
 	sawLast bool
+	found   bool // the agent looked a memory up in what was read (see GateResult.Found)
 }
 
 // await reads the transcript from the state's offset on. Claude Code writes
@@ -331,15 +344,29 @@ func (o *gateObserver) observe(e transcript.Entry) error {
 				o.st.Window.addEdit(p)
 			}
 		case u.Name == "Bash":
-			store, search := gateMemRuns(u.Command)
-			o.st.Window.Stored = o.st.Window.Stored || store
-			o.st.LookedUp = o.st.LookedUp || search
+			for _, r := range MemRuns(u.Command) {
+				switch r.Sub {
+				case "store":
+					o.st.Window.Stored = true
+				case "search":
+					o.st.LookedUp, o.found = true, true
+				case "show":
+					o.found = true
+				}
+			}
+		case u.Name == "Read":
+			if u.FilePath != "" && strings.HasSuffix(u.FilePath, ".md") && o.inStore(o.abs(u.FilePath)) {
+				o.found = true
+			}
 		case strings.HasPrefix(u.Name, "mcp__"):
 			if strings.HasSuffix(u.Name, "__memory_store") {
 				o.st.Window.Stored = true
 			}
 			if strings.HasSuffix(u.Name, "__context_query") {
-				o.st.LookedUp = true
+				o.st.LookedUp, o.found = true, true
+			}
+			if strings.HasSuffix(u.Name, "__memory_show") {
+				o.found = true
 			}
 		}
 	}
@@ -383,15 +410,23 @@ func (o *gateObserver) inStore(p string) bool {
 	return false
 }
 
-// gateMemRuns reports whether a shell command line runs `mem store` and
-// `mem search`: a word whose base name is "mem" (mem, ./bin/mem,
-// /usr/local/bin/mem, go run ./cmd/mem) followed, after any flags, by the
-// subcommand, anywhere in the line (after cd, &&, ;, |, in $(…)). Quoted
-// text is one word, so `grep "mem store"` is not a run.
-func gateMemRuns(cmd string) (store, search bool) {
+// MemRun is one run of mem in a shell command line: its subcommand and
+// the words after it, quotes removed.
+type MemRun struct {
+	Sub  string
+	Args []string
+}
+
+// MemRuns lists the runs of mem in a shell command line: a word whose base
+// name is "mem" (mem, ./bin/mem, /usr/local/bin/mem, go run ./cmd/mem)
+// followed, after any flags, by the subcommand, anywhere in the line
+// (after cd, &&, ;, |, in $(…)). Quoted text is one word, so
+// `grep "mem store"` is not a run.
+func MemRuns(cmd string) []MemRun {
 	if !strings.Contains(cmd, "mem") {
-		return false, false
+		return nil
 	}
+	var out []MemRun
 	for _, words := range gateSplitShell(cmd) {
 		for i, w := range words {
 			if w.quoted || filepath.Base(w.text) != "mem" {
@@ -399,22 +434,21 @@ func gateMemRuns(cmd string) (store, search bool) {
 			}
 			j := i + 1
 			for j < len(words) && strings.HasPrefix(words[j].text, "-") {
-				if words[j].text == "--store" {
+				if words[j].text == "--store" || words[j].text == "-C" {
 					j++ // its value
 				}
 				j++
 			}
 			if j < len(words) {
-				switch words[j].text {
-				case "store":
-					store = true
-				case "search":
-					search = true
+				r := MemRun{Sub: words[j].text}
+				for _, a := range words[j+1:] {
+					r.Args = append(r.Args, a.text)
 				}
+				out = append(out, r)
 			}
 		}
 	}
-	return store, search
+	return out
 }
 
 type gateWord struct {

@@ -123,7 +123,7 @@ func runGateSteps(t *testing.T, lookup bool, steps []gateStep) {
 		}
 		in := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":%v}`, path, work, s.active)
 		var stderr bytes.Buffer
-		code := Gate(strings.NewReader(in), &stderr, gateNow)
+		code := Gate(strings.NewReader(in), &stderr, gateNow, nil)
 		if code != s.want {
 			t.Fatalf("stop %d: exit %d, want %d; stderr:\n%s", i+1, code, s.want, stderr.String())
 		}
@@ -437,7 +437,7 @@ func TestGateFailsOpen(t *testing.T) {
 				tt.setup()
 			}
 			var stderr bytes.Buffer
-			if code := Gate(strings.NewReader(tt.in), &stderr, gateNow); code != 0 || stderr.Len() != 0 {
+			if code := Gate(strings.NewReader(tt.in), &stderr, gateNow, nil); code != 0 || stderr.Len() != 0 {
 				t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
 			}
 			b, err := os.ReadFile(filepath.Join(cache, "hook.log"))
@@ -481,7 +481,7 @@ func TestGateAwaitsTranscript(t *testing.T) {
 		}()
 		in := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"stop_hook_active":false,"last_assistant_message":"All three edited."}`, path, work)
 		var stderr bytes.Buffer
-		code := Gate(strings.NewReader(in), &stderr, gateNow)
+		code := Gate(strings.NewReader(in), &stderr, gateNow, nil)
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
@@ -624,6 +624,8 @@ func TestGateMemRuns(t *testing.T) {
 		{`echo "unterminated mem store`, false, false},
 		{`echo 'unterminated`, false, false},
 		{`mem search \`, false, true},
+		{`mem -C /w search x`, false, true},
+		{`mem -C store search x`, false, true}, // -C takes a value
 	}
 	for _, tt := range tests {
 		store, search := gateMemRuns(tt.cmd)
@@ -673,7 +675,7 @@ func TestGateRealTranscripts(t *testing.T) {
 			gate := func(session, p string, active bool) int {
 				in := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"stop_hook_active":%v}`, session, p, work, active)
 				var stderr bytes.Buffer
-				code := Gate(strings.NewReader(in), &stderr, gateNow)
+				code := Gate(strings.NewReader(in), &stderr, gateNow, nil)
 				if code != 0 && code != 2 || (code == 2) != (stderr.Len() > 0) {
 					t.Fatalf("exit %d, stderr %q", code, stderr.String())
 				}
@@ -796,7 +798,7 @@ func BenchmarkGateIncremental(b *testing.B) {
 		if err := writeGateState(dir, statePath, &st); err != nil {
 			b.Fatal(err)
 		}
-		if code := Gate(strings.NewReader(in), io.Discard, gateNow); code != 0 && code != 2 {
+		if code := Gate(strings.NewReader(in), io.Discard, gateNow, nil); code != 0 && code != 2 {
 			b.Fatal(code)
 		}
 	}
@@ -833,4 +835,78 @@ func FuzzGateMemRuns(f *testing.F) {
 			t.Fatalf("%q: %v %v alone, %v %v after cd", cmd, store, search, s2, q2)
 		}
 	})
+}
+
+// gateMemRuns reports whether a shell command line runs `mem store` and
+// `mem search`, as the gate reads them from MemRuns.
+func gateMemRuns(cmd string) (store, search bool) {
+	for _, r := range MemRuns(cmd) {
+		store = store || r.Sub == "store"
+		search = search || r.Sub == "search"
+	}
+	return store, search
+}
+
+// TestGateFound: the gate calls its Learner at a stop after the agent
+// looked a memory up itself, each lookup once, and never otherwise.
+func TestGateFound(t *testing.T) {
+	tests := []struct {
+		name string
+		do   func(x *gateTx)
+		want bool
+	}{
+		{"mem search", func(x *gateTx) { x.bash("mem search 'vat rounding'") }, true},
+		{"mem show", func(x *gateTx) { x.bash("cd /w && mem show spanish-vat") }, true},
+		{"a memory file read", func(x *gateTx) { x.read(".claude/agent-memory/spanish-vat.md") }, true},
+		{"context_query", func(x *gateTx) { x.tool("mcp__mem__context_query", map[string]any{"query": "vat"}) }, true},
+		{"memory_show", func(x *gateTx) { x.tool("mcp__mem__memory_show", map[string]any{"slug": "spanish-vat"}) }, true},
+		{"a store", func(x *gateTx) { x.bash("mem store 'x'") }, false},
+		{"a source file read", func(x *gateTx) { x.read("main.go") }, false},
+		{"a grep for mem show", func(x *gateTx) { x.bash(`grep "mem show" README.md`) }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			work, _ := gateRepo(t)
+			path := filepath.Join(t.TempDir(), "s1.jsonl")
+			x := &gateTx{work: work}
+			x.prompt("why is the basket a penny short?")
+			tt.do(x)
+			calls := 0
+			learn := func(in StopInput, place locate.Place) error {
+				calls++
+				if in.TranscriptPath != path || place.WorkTree != work {
+					t.Errorf("learn(%+v, %s)", in, place.WorkTree)
+				}
+				return nil
+			}
+			stop := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, path, work)
+			for range 2 { // the second stop reads nothing new
+				if err := os.WriteFile(path, x.b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				Gate(strings.NewReader(stop), io.Discard, gateNow, learn)
+			}
+			if want := map[bool]int{true: 1, false: 0}[tt.want]; calls != want {
+				t.Errorf("learn called %d times, want %d", calls, want)
+			}
+		})
+	}
+}
+
+func TestMemRunsArgs(t *testing.T) {
+	tests := []struct{ cmd, want string }{
+		{`mem show spanish-vat`, "show[spanish-vat]"},
+		{`cd /w && mem --store .mem -C /w show "a b" c | head`, "show[a b c]"},
+		{`mem search x; mem show y`, "search[x] show[y]"},
+		{`echo "mem show x"`, ""},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, r := range MemRuns(tt.cmd) {
+			got = append(got, r.Sub+"["+strings.Join(r.Args, " ")+"]")
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("MemRuns(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
 }

@@ -362,6 +362,20 @@ func (q Query) WantsPrevious() bool {
 	return own > 0 && own < maxPrompt
 }
 
+// Typed returns the terms of the prompt's own prose, in the order it has
+// them: what the person typed about the topic, without pasted code or
+// logs, the previous turn's terms or expansions. Offline passes read it (an
+// alias learned from use is the words a prompt typed); ranking does not.
+func (q Query) Typed() []string {
+	var out []string
+	for _, t := range q.terms {
+		if t.written() {
+			out = append(out, t.term)
+		}
+	}
+	return out
+}
+
 // Empty reports whether the query has no terms of its own.
 func (q Query) Empty() bool { return len(q.terms) == 0 }
 

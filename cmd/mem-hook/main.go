@@ -5,7 +5,8 @@
 // index.
 //
 //	mem-hook prompt        UserPromptSubmit: inject relevant memories
-//	mem-hook gate          Stop: block when files were edited and nothing was stored
+//	mem-hook gate          Stop: block when files were edited and nothing was stored;
+//	                       start `mem learn` when the agent looked a memory up itself
 //	mem-hook post-tool     PostToolUse on Edit|Write|MultiEdit: mark the index stale
 package main
 
@@ -36,7 +37,7 @@ func main() {
 	case "prompt":
 		hooks.Prompt(os.Stdin, os.Stdout, refresh, time.Now())
 	case "gate":
-		os.Exit(hooks.Gate(os.Stdin, os.Stderr, time.Now()))
+		os.Exit(hooks.Gate(os.Stdin, os.Stderr, time.Now(), hooks.StartLearn(memBinary())))
 	case "post-tool":
 		hooks.PostTool(os.Stdin)
 	default:
@@ -45,16 +46,20 @@ func main() {
 	}
 }
 
-// refresh runs `mem index` for the place's store, using the mem binary next
-// to this one, else the one on PATH.
-func refresh(place locate.Place) error {
-	bin := "mem"
+// memBinary is the mem binary next to this one, else the one on PATH.
+func memBinary() string {
 	if self, err := os.Executable(); err == nil {
 		sibling := filepath.Join(filepath.Dir(self), "mem")
 		if _, err := os.Stat(sibling); err == nil {
-			bin = sibling
+			return sibling
 		}
 	}
+	return "mem"
+}
+
+// refresh runs `mem index` for the place's store.
+func refresh(place locate.Place) error {
+	bin := memBinary()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--store", place.Store, "-C", place.WorkTree, "index", "--quiet")

@@ -8,26 +8,14 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/internal/model"
 )
 
-// BackgroundEnv turns the detached passes off when set to 0, off or false:
-// no `mem enrich --background` after a write, no daily sweep from
-// SessionStart, no alias learning from the Stop hook. The passes by hand
-// still run.
-const BackgroundEnv = "MEM_BACKGROUND"
-
-// backgroundOff reports whether detached passes must not start: turned off
-// by BackgroundEnv, or inside one of our own model calls (a nested session
-// must not start passes of its own).
-func backgroundOff() bool {
-	switch os.Getenv(BackgroundEnv) {
-	case "0", "off", "false":
-		return true
-	}
-	return os.Getenv(model.ChildEnv) != ""
-}
+// backgroundOff reports whether detached passes must not start (see
+// hooks.BackgroundEnv).
+func backgroundOff() bool { return hooks.BackgroundOff() }
 
 // startDetached starts this binary with args in a session of its own, for
 // the given store, and returns at once: the process outlives the command or

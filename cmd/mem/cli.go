@@ -48,6 +48,7 @@ type cli struct {
 	Enrich     enrichCmd     `cmd:"" help:"Write aliases: the words a person would type when they need a memory."`
 	Curate     curateCmd     `cmd:"" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
 	Sweep      sweepCmd      `cmd:"" help:"The daily upkeep, by hand: enrich what lacks aliases or has stale ones, curate, verify."`
+	Learn      learnCmd      `cmd:"" help:"Learn aliases from a session: the words of prompts the hook kept quiet on, before the agent found a memory itself."`
 	Review     reviewCmd     `cmd:"" help:"The curation review queue: list, accept, reject."`
 	Profile    profileCmd    `cmd:"" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
 	Serve      serveCmd      `cmd:"" help:"Serve a local page on the store: memories, review queue, audit trail with undo, budget, injections, health."`

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"time"
 
 	"github.com/mem-dev/mem"
@@ -48,7 +49,11 @@ func (hookPostToolCmd) Run(e *env) error {
 type gateCmd struct{}
 
 func (gateCmd) Run(e *env) error {
-	if code := hooks.Gate(e.stdin, e.stderr, time.Now()); code != 0 {
+	self, err := os.Executable()
+	if err != nil {
+		self = "mem"
+	}
+	if code := hooks.Gate(e.stdin, e.stderr, time.Now(), hooks.StartLearn(self)); code != 0 {
 		return exitError(code)
 	}
 	return nil

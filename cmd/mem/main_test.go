@@ -9,6 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/shared"
 )
 
@@ -35,7 +36,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MEM_MODEL_CMD", "fake-model")
 			// Nothing runs detached unless a script asks for it: a pass in
 			// the background would race the script's own checks.
-			e.Setenv(BackgroundEnv, "off")
+			e.Setenv(hooks.BackgroundEnv, "off")
 			e.Setenv("SHARED", shared.Path())
 			return nil
 		},

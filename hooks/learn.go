@@ -1,0 +1,58 @@
+package hooks
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/model"
+)
+
+// BackgroundEnv turns mem's detached passes off when set to 0, off or
+// false: no enrichment after a write, no daily sweep from SessionStart, no
+// alias learning from the Stop hook. Passes run by hand still run.
+const BackgroundEnv = "MEM_BACKGROUND"
+
+// BackgroundOff reports whether detached passes must not start: turned off
+// by BackgroundEnv, or inside one of mem's own model calls (a nested
+// session must not start passes of its own).
+func BackgroundOff() bool {
+	switch os.Getenv(BackgroundEnv) {
+	case "0", "off", "false":
+		return true
+	}
+	return os.Getenv(model.ChildEnv) != ""
+}
+
+// LearnPending, in the cache directory, marks a learning run started and
+// not yet under way; `mem learn` removes it once it holds its lock.
+const LearnPending = "learn.pending"
+
+// Learner is called by the gate when, since the last stop, the agent
+// looked a memory up itself (GateResult.Found): the turn's prompt may be
+// an alias the memory lacks. It must return at once.
+type Learner func(in StopInput, place locate.Place) error
+
+// StartLearn returns the Learner that starts `bin learn` for the session's
+// transcript, detached, so the Stop hook never waits on it.
+func StartLearn(bin string) Learner {
+	return func(in StopInput, place locate.Place) error {
+		if BackgroundOff() {
+			return nil
+		}
+		pending := filepath.Join(place.CacheDir(), LearnPending)
+		if err := os.WriteFile(pending, nil, 0o644); err != nil {
+			return fmt.Errorf("start learn: %w", err)
+		}
+		cmd := exec.Command(bin, "--store", place.Store, "-C", place.WorkTree, "learn",
+			"--transcript", locate.ExpandHome(in.TranscriptPath))
+		cmd.SysProcAttr = detachedAttr()
+		if err := cmd.Start(); err != nil {
+			os.Remove(pending)
+			return fmt.Errorf("start learn: %w", err)
+		}
+		return cmd.Process.Release()
+	}
+}
