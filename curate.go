@@ -1,18 +1,10 @@
 package mem
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
@@ -20,9 +12,6 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/verify"
 )
-
-// ReviewFile is the review queue, kept in the store so the team shares it.
-const ReviewFile = "review.jsonl"
 
 // CurateOptions tune a curation run.
 type CurateOptions struct {
@@ -53,7 +42,7 @@ func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, err
 	})
 	if err == nil {
 		// Profile lines and CLAUDE.md/AGENTS.md rules against the memories:
-		// tensions go to review, never applied (profile_ops.go).
+		// tensions go to review, never applied.
 		err = r.checkBoundaries(ctx, list, o, &res)
 	}
 	if err != nil || o.DryRun {
@@ -116,172 +105,24 @@ func (r *Repo) supersede(ctx context.Context, mems map[string]*mdparse.Memory, p
 	return res.Commit, err
 }
 
-// Review is one queued item.
-type Review struct {
-	ID      string           `json:"id"`
-	A       string           `json:"a"`
-	B       string           `json:"b"`
-	Rule    string           `json:"rule,omitempty"` // the rule's text when A is a FILE:LINE
-	Reason  string           `json:"reason"`
-	Verdict *curator.Verdict `json:"verdict,omitempty"`
-	Status  string           `json:"status"` // ReviewPending, ReviewAccepted or ReviewRejected
-	Queued  time.Time        `json:"queued"`
-}
-
-// A review item's status: queued, then accepted or rejected by a person.
-const (
-	ReviewPending  = "pending"
-	ReviewAccepted = "accepted"
-	ReviewRejected = "rejected"
-)
-
-func reviewID(a, b string) string {
-	if a > b {
-		a, b = b, a
-	}
-	h := sha256.Sum256([]byte(a + "\x00" + b))
-	return hex.EncodeToString(h[:4])
-}
-
-// Reviews reads the queue, oldest first.
-func (r *Repo) Reviews() ([]Review, error) {
-	data, err := r.files.ReadFile(ReviewFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []Review
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var it Review
-		if err := json.Unmarshal(sc.Bytes(), &it); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", ReviewFile, n, err)
-		}
-		out = append(out, it)
-	}
-	return out, sc.Err()
-}
-
-func encodeReviews(items []Review) []byte {
-	var b bytes.Buffer
-	for _, it := range items {
-		line, _ := json.Marshal(it)
-		b.Write(line)
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
-}
-
-// enqueue adds new review items (a pair already queued, in any status, is
-// not queued again) in one commit.
-func (r *Repo) enqueue(ctx context.Context, items []curator.ReviewItem) error {
-	queue, err := r.Reviews()
+// checkBoundaries checks the profile's lines and the list items of
+// CLAUDE.md / AGENTS.md against the memories (curator.CheckBoundaries) and
+// adds each tension it finds to res.Review: it never changes a memory, a
+// profile line or a rule. Without a model it queues nothing and says so in
+// the log, since a shared word is not a tension.
+func (r *Repo) checkBoundaries(ctx context.Context, mems []curator.Memory, o CurateOptions, res *curator.Result) error {
+	p, err := r.Profile(ctx)
 	if err != nil {
 		return err
 	}
-	known := map[string]bool{}
-	for _, q := range queue {
-		known[q.ID] = true
-	}
-	added := 0
-	for _, it := range items {
-		key := it.A
-		if it.Rule != "" {
-			key = it.Rule // a rule keeps its identity when its line moves
+	rules := curator.BoundaryRules(p, r.Place.WorkTree)
+	if o.Model == nil {
+		if len(rules) > 0 {
+			r.logf("curate: no model, so %d profile and CLAUDE.md/AGENTS.md lines were not checked against memories", len(rules))
 		}
-		id := reviewID(key, it.B)
-		if known[id] {
-			continue
-		}
-		known[id] = true
-		queue = append(queue, Review{ID: id, A: it.A, B: it.B, Rule: it.Rule, Reason: it.Reason, Verdict: it.Verdict, Status: ReviewPending, Queued: r.Now().UTC().Truncate(time.Second)})
-		added++
-	}
-	if added == 0 {
 		return nil
 	}
-	_, err = r.files.Apply(ctx, []gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}}, gitstore.CommitInfo{
-		Action:  "review-queue",
-		Subject: fmt.Sprintf("mem: queue %d curation decisions for review", added),
-	})
+	items, err := curator.CheckBoundaries(ctx, rules, mems, o.Model)
+	res.Review = append(res.Review, items...)
 	return err
-}
-
-// Decide accepts or rejects a queued item. Accepting supersedes retire by
-// keep (from the model's verdict unless keep is given), in the same commit
-// that records the decision.
-func (r *Repo) Decide(ctx context.Context, id string, accept bool, keep string) (string, error) {
-	unlock, err := r.files.Lock(ctx)
-	if err != nil {
-		return "", err
-	}
-	defer unlock()
-	queue, err := r.Reviews()
-	if err != nil {
-		return "", err
-	}
-	i := -1
-	for j, q := range queue {
-		if q.ID == id {
-			i = j
-		}
-	}
-	if i < 0 {
-		return "", fmt.Errorf("no review item %q (mem review lists them)", id)
-	}
-	it := &queue[i]
-	if it.Status != ReviewPending {
-		return "", fmt.Errorf("review item %s is already %s", id, it.Status)
-	}
-	// Rejecting, or accepting a tension between a rule and a memory (which
-	// proposes no supersession), only records the decision.
-	record := func(status, action, verb string) (string, error) {
-		it.Status = status
-		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}}, gitstore.CommitInfo{
-			Action: action, Slug: id,
-			Subject:  fmt.Sprintf("mem: %s review %s (%s, %s)", verb, id, it.A, it.B),
-			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: it.Reason}},
-		})
-		return res.Commit, err
-	}
-	if !accept {
-		return record(ReviewRejected, "review-reject", "reject")
-	}
-	if it.Rule != "" {
-		return record(ReviewAccepted, "review-accept", "acknowledge")
-	}
-	if keep == "" && it.Verdict != nil {
-		keep = it.Verdict.Keep
-	}
-	retire := it.B
-	switch keep {
-	case it.A:
-	case it.B:
-		retire = it.A
-	default:
-		return "", fmt.Errorf("say which memory to keep: --keep %s or --keep %s", it.A, it.B)
-	}
-	it.Status = ReviewAccepted
-	mems, paths, err := r.memories([]string{it.A, it.B})
-	if err != nil {
-		return "", err
-	}
-	d := curator.Decision{Keep: keep, Retire: retire, Reason: "accepted in review: " + it.Reason}
-	if it.Verdict != nil {
-		d.Confidence = it.Verdict.Confidence
-	}
-	commit, err := r.supersede(ctx, mems, paths, d,
-		[]gitstore.Change{{Path: ReviewFile, Data: encodeReviews(queue)}},
-		gitstore.Trailer{Key: "Mem-Review", Value: id})
-	if err != nil {
-		return "", err
-	}
-	r.refreshLocked()
-	return commit, nil
 }

@@ -230,7 +230,7 @@ func TestPassesNeverMakeWritersWait(t *testing.T) {
 			if now, _ := os.ReadFile(path); string(now) != edited {
 				t.Errorf("the edited memory was overwritten:\n%s", now)
 			}
-			list, _, err := r.List()
+			list, _, err := r.List(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,8 +3,10 @@ package mem
 import (
 	"context"
 	"fmt"
+	"github.com/mem-dev/mem/curator"
+	"github.com/mem-dev/mem/internal/indexer"
+	"github.com/mem-dev/mem/internal/layout"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,12 +36,12 @@ type Entry struct {
 // project store has, a MEMORY.md section ("reviewer/MEMORY.md#L5") or a
 // memory of the personal, local or user store, is looked up in the search index:
 // a section is shown as its heading and facts, a memory as its file.
-func (r *Repo) Show(slug string) ([]byte, string, error) {
+func (r *Repo) Show(ctx context.Context, slug string) ([]byte, string, error) {
 	rel, m, err := r.load(slug)
 	if err == nil {
 		return m.Bytes(), r.Place.Rel(r.abs(rel)), nil
 	}
-	if data, shown, ok := r.showIndexed(slug); ok {
+	if data, shown, ok := r.showIndexed(ctx, slug); ok {
 		return data, shown, nil
 	}
 	return nil, "", err
@@ -48,13 +50,13 @@ func (r *Repo) Show(slug string) ([]byte, string, error) {
 // showIndexed finds slug among the search index's entries that load cannot
 // read: MEMORY.md sections, and the read-only stores' memories, whose files
 // the index's own listings name.
-func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
-	ix, err := r.Index(context.Background())
+func (r *Repo) showIndexed(ctx context.Context, slug string) ([]byte, string, bool) {
+	ix, err := r.Index(ctx)
 	if err != nil {
 		return nil, "", false
 	}
 	defer ix.Close()
-	var files []sourceFile // the read-only stores' files, listed at the first need
+	var files []indexer.Source // the read-only stores' files, listed at the first need
 	listed := false
 	for _, d := range ix.Docs() {
 		switch {
@@ -66,12 +68,12 @@ func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 			continue // a project memory is load's to read
 		}
 		if !listed {
-			files, _ = r.readOnlyFiles()
+			files, _ = r.indexer().ReadOnly()
 			listed = true
 		}
 		for _, f := range files {
-			if f.shown == d.Path {
-				data, err := os.ReadFile(f.abs)
+			if f.Shown == d.Path {
+				data, err := os.ReadFile(f.Abs)
 				return data, d.Path, err == nil
 			}
 		}
@@ -81,7 +83,7 @@ func (r *Repo) showIndexed(slug string) ([]byte, string, bool) {
 
 // List returns every memory that is not forgotten, sorted by slug. A file
 // that does not parse is reported in bad and skipped.
-func (r *Repo) List() (entries []Entry, bad []error, err error) {
+func (r *Repo) List(ctx context.Context) (entries []Entry, bad []error, err error) {
 	return r.list(false)
 }
 
@@ -92,7 +94,7 @@ func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 		return nil, nil, err
 	}
 	for _, rel := range files {
-		if !isMemoryFile(rel) {
+		if !layout.IsMemory(rel) {
 			continue
 		}
 		data, err := r.files.ReadFile(rel)
@@ -109,7 +111,7 @@ func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 			continue
 		}
 		entries = append(entries, Entry{
-			Slug:         strings.TrimSuffix(path.Base(rel), ".md"),
+			Slug:         layout.Slug(rel),
 			Path:         r.Place.Rel(r.abs(rel)),
 			Name:         m.Name,
 			Description:  m.Description,
@@ -128,21 +130,6 @@ func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 // abs turns a store-relative slash path into an absolute one.
 func (r *Repo) abs(rel string) string {
 	return filepath.Join(r.Place.Store, filepath.FromSlash(rel))
-}
-
-// MemoryIndexes returns the absolute paths of every MEMORY.md in the store.
-func (r *Repo) MemoryIndexes() ([]string, error) {
-	files, err := r.files.Walk()
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, rel := range files {
-		if path.Base(rel) == MemoryIndexFile {
-			out = append(out, r.abs(rel))
-		}
-	}
-	return out, nil
 }
 
 // StagedStoreFiles returns the store's memory files as they are staged for
@@ -171,26 +158,26 @@ func (r *Repo) Health(ctx context.Context) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "mem: %d memories in %s; relevant ones arrive with each prompt, and `mem search <topic>` looks up more.", memories, r.Place.Rel(r.Place.Store))
-	indexes, err := r.MemoryIndexes()
+	catalogs, err := r.Catalogs(ctx)
 	if err != nil {
 		return "", err
 	}
-	for _, f := range indexes {
+	for _, f := range catalogs {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
-		if bud := mdparse.MeasureMemoryIndex(r.Place.Rel(f), data); !bud.Fits {
+		if bud := mdparse.MeasureCatalog(r.Place.Rel(f), data); !bud.Fits {
 			fmt.Fprintf(&b, " %s is over Claude Code's load limit: nothing past line %d is read (`mem budget --fix` regenerates it).", bud.File, bud.CutLine)
 		}
 	}
 	if unverified > 0 {
 		fmt.Fprintf(&b, " %d memories are labelled unverified: check them before relying on them.", unverified)
 	}
-	if queue, err := r.Reviews(); err == nil {
+	if queue, err := r.Reviews(ctx); err == nil {
 		pending := 0
 		for _, q := range queue {
-			if q.Status == ReviewPending {
+			if q.Status == curator.ReviewPending {
 				pending++
 			}
 		}

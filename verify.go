@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mem-dev/mem/internal/layout"
 	"path"
 	"slices"
 	"sort"
@@ -139,7 +140,7 @@ func (r *Repo) readMemories(only []string) (map[string]*mdparse.Memory, map[stri
 	mems, paths, raw := map[string]*mdparse.Memory{}, map[string]string{}, map[string][]byte{}
 	for _, rel := range files {
 		slug := strings.TrimSuffix(path.Base(rel), ".md")
-		if !isMemoryFile(rel) || len(want) > 0 && !want[slug] {
+		if !layout.IsMemory(rel) || len(want) > 0 && !want[slug] {
 			continue
 		}
 		data, err := r.files.ReadFile(rel)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mem-dev/mem/internal/layout"
 	"path"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	}
 	slug := mdparse.Slugify(n.Name)
 	rel := slug + ".md"
-	if isSpecialName(rel) {
+	if layout.Reserved(rel) {
 		return Written{Slug: slug}, fmt.Errorf("%w: %s is the store's own file", ErrExists, rel)
 	}
 	m := mdparse.New(mdparse.Fields{
@@ -204,7 +205,9 @@ func (r *Repo) Undo(ctx context.Context, ref string) (gitstore.Result, error) {
 }
 
 // Log lists mem's commits, newest first.
-func (r *Repo) Log(limit int) ([]gitstore.Entry, error) { return r.files.Log(limit) }
+func (r *Repo) Log(ctx context.Context, limit int) ([]gitstore.Entry, error) {
+	return r.files.Log(limit)
+}
 
 // find returns the store-relative path of the memory with slug, or "".
 // Slugs are unique per store, in any subdirectory.
@@ -217,7 +220,7 @@ func (r *Repo) find(slug string) (string, error) {
 		return "", err
 	}
 	for _, f := range files {
-		if path.Base(f) == slug+".md" && isMemoryFile(f) {
+		if path.Base(f) == slug+".md" && layout.IsMemory(f) {
 			return f, nil
 		}
 	}

@@ -24,10 +24,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/search"
 )
@@ -57,6 +59,40 @@ type BoundaryCandidate struct {
 	Rule   int // index into the rules
 	Memory int // index into the memories
 	Shared []string
+}
+
+// RuleFiles are the project's instruction files, at the top of the work
+// tree, whose list items the curator checks memories against.
+var RuleFiles = []string{"CLAUDE.md", "AGENTS.md"}
+
+// BoundaryRules are the rules memories are checked against: the lines of
+// the profile p (its headings aside) and the list items of the RuleFiles at
+// the top of workTree ("" when the store has no work tree). A rule file is
+// read through an os.Root at the top of the work tree, so a link that leads
+// out of it is not followed; a file that cannot be read has no rules.
+func BoundaryRules(p profile.Profile, workTree string) []Rule {
+	var rules []Rule
+	for _, l := range p.Lines {
+		if !l.Heading {
+			rules = append(rules, Rule{Source: fmt.Sprintf("%s:%d", profile.FileName, l.FileLine), Kind: "profile", Text: l.Text})
+		}
+	}
+	if workTree == "" {
+		return rules
+	}
+	root, err := os.OpenRoot(workTree)
+	if err != nil {
+		return rules
+	}
+	defer root.Close()
+	for _, name := range RuleFiles {
+		data, err := root.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		rules = append(rules, RulesOf(name, data)...)
+	}
+	return rules
 }
 
 // RulesOf returns the list items of a rule file (CLAUDE.md, AGENTS.md) as

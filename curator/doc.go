@@ -47,4 +47,17 @@
 // entities and distinctive body words, weighted by inverse document
 // frequency, and links from one memory to another's file) and keeps each
 // memory's few best neighbours: a few pairs per memory, never every pair.
+//
+// # Review queue
+//
+// What the curator does not apply on its own waits for a person in
+// [ReviewFile] (`mem review`, `mem review accept|reject ID`), at the top of
+// the store and committed, so the team shares it: JSON Lines, one [Review] a
+// line, oldest first; blank lines are skipped. An item's ID is the first 8
+// hex digits of the SHA-256 of its two sides in sorted order, NUL-separated
+// (for a rule, its text rather than its FILE:LINE, so it keeps its identity
+// when the line moves): the same pair is never queued twice, whatever its
+// status. An item is queued pending and leaves that state once, to accepted
+// or rejected, by a person's decision ([Decide]); a decided item stays in
+// the file as the record of it.
 package curator

@@ -8,10 +8,10 @@ import (
 
 // Claude Code's load limits.
 const (
-	// MEMORY.md: only the first MemoryIndexMaxLines lines or
-	// MemoryIndexMaxBytes bytes, whichever comes first, are loaded.
-	MemoryIndexMaxLines = 200
-	MemoryIndexMaxBytes = 25000
+	// MEMORY.md (package catalog): only the first CatalogMaxLines lines or
+	// CatalogMaxBytes bytes, whichever comes first, are loaded.
+	CatalogMaxLines = 200
+	CatalogMaxBytes = 25000
 	// CLAUDE.md is loaded whole, but a file over ClaudeMDMaxBytes is skipped,
 	// and past ClaudeMDWarnLines lines it "may reduce adherence".
 	ClaudeMDMaxBytes  = 4 << 20
@@ -35,15 +35,15 @@ type Budget struct {
 	Hidden  []string `json:"hidden,omitempty"`
 }
 
-// MeasureMemoryIndex measures a MEMORY.md against Claude Code's load limit:
+// MeasureCatalog measures a MEMORY.md (the catalog) against Claude Code's load limit:
 // the first 200 lines or 25,000 bytes, whichever comes first, of the content
 // left after stripping frontmatter and block-level HTML comments.
-func MeasureMemoryIndex(file string, data []byte) Budget {
+func MeasureCatalog(file string, data []byte) Budget {
 	lines := loaded(data)
 	b := Budget{File: file, Lines: len(lines), Fits: true}
 	for i, l := range lines {
 		b.Bytes += len(l.text)
-		if b.Fits && (i >= MemoryIndexMaxLines || b.Bytes > MemoryIndexMaxBytes) {
+		if b.Fits && (i >= CatalogMaxLines || b.Bytes > CatalogMaxBytes) {
 			b.Fits = false
 			b.CutLine = l.num
 		}

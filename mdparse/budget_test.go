@@ -20,7 +20,7 @@ func index(n, width int) string {
 	return b.String()
 }
 
-func TestMeasureMemoryIndex(t *testing.T) {
+func TestMeasureCatalog(t *testing.T) {
 	tests := []struct {
 		name   string
 		in     string
@@ -50,7 +50,7 @@ func TestMeasureMemoryIndex(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := MeasureMemoryIndex("MEMORY.md", []byte(tt.in))
+			got := MeasureCatalog("MEMORY.md", []byte(tt.in))
 			tt.want.File = "MEMORY.md"
 			hidden := got.Hidden
 			got.Hidden = nil
@@ -68,7 +68,7 @@ func TestMeasureMemoryIndex(t *testing.T) {
 }
 
 func TestBudgetJSON(t *testing.T) {
-	b, err := json.Marshal(MeasureMemoryIndex("MEMORY.md", []byte("- a\n")))
+	b, err := json.Marshal(MeasureCatalog("MEMORY.md", []byte("- a\n")))
 	if err != nil {
 		t.Fatal(err)
 	}

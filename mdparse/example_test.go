@@ -29,8 +29,8 @@ func ExampleSlugify() {
 	// Output: dont-deploy-on-fridays-cafe-rule
 }
 
-func ExampleMeasureMemoryIndex() {
-	b := mdparse.MeasureMemoryIndex("MEMORY.md", []byte("# Index\n<!-- not loaded -->\n- [VAT](vat.md) — rounds per line\n"))
+func ExampleMeasureCatalog() {
+	b := mdparse.MeasureCatalog("MEMORY.md", []byte("# Index\n<!-- not loaded -->\n- [VAT](vat.md) — rounds per line\n"))
 	fmt.Printf("%d lines, %d bytes, fits: %v\n", b.Lines, b.Bytes, b.Fits)
 	// Output: 2 lines, 44 bytes, fits: true
 }

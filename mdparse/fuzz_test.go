@@ -102,11 +102,11 @@ func FuzzMeasure(f *testing.F) {
 // fails t when the budgets contradict the file or each other.
 func checkMeasure(t testing.TB, name string, data []byte) (mem, claude Budget, warn bool) {
 	t.Helper()
-	mem = MeasureMemoryIndex(name, data)
+	mem = MeasureCatalog(name, data)
 	if mem.Bytes > len(data) || mem.Lines > bytes.Count(data, []byte("\n"))+1 {
 		t.Errorf("%s: measured more than the file: %+v", name, mem)
 	}
-	if mem.Fits != (mem.CutLine == 0) || mem.Fits != (mem.Lines <= MemoryIndexMaxLines && mem.Bytes <= MemoryIndexMaxBytes) {
+	if mem.Fits != (mem.CutLine == 0) || mem.Fits != (mem.Lines <= CatalogMaxLines && mem.Bytes <= CatalogMaxBytes) {
 		t.Errorf("%s: inconsistent: %+v", name, mem)
 	}
 	claude, warn = MeasureClaudeMD(name, data)

@@ -82,7 +82,7 @@ func TestSharedStoreOverBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := MeasureMemoryIndex("MEMORY.md", data)
+	b := MeasureCatalog("MEMORY.md", data)
 	if b.Fits {
 		t.Fatalf("eval store MEMORY.md fits: %+v", b)
 	}
@@ -92,7 +92,7 @@ func TestSharedStoreOverBudget(t *testing.T) {
 	}
 	// Everything above the cut is within both limits.
 	above := strings.Join(lines[:b.CutLine-1], "\n") + "\n"
-	if len(above) > MemoryIndexMaxBytes {
+	if len(above) > CatalogMaxBytes {
 		t.Errorf("%d bytes above the cut", len(above))
 	}
 	if len(b.Hidden) == 0 {
@@ -101,9 +101,9 @@ func TestSharedStoreOverBudget(t *testing.T) {
 	t.Logf("lines=%d bytes=%d cut=%d hidden=%d first=%q line=%q", b.Lines, b.Bytes, b.CutLine, len(b.Hidden), b.Hidden[0], lines[b.CutLine-1])
 }
 
-// TestSharedMemoryIndexes measures the real MEMORY.md and CLAUDE.md files:
+// TestSharedCatalogs measures the real MEMORY.md and CLAUDE.md files:
 // each budget must agree with the file and with the other kind's.
-func TestSharedMemoryIndexes(t *testing.T) {
+func TestSharedCatalogs(t *testing.T) {
 	files := sharedFiles(t, filepath.Join("external", "memory-files"))
 	measured := 0
 	for _, f := range files {

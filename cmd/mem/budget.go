@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/catalog"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -27,7 +28,7 @@ func (c budgetCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if files, err = r.MemoryIndexes(); err != nil {
+		if files, err = r.Catalogs(e.ctx); err != nil {
 			return err
 		}
 		if len(files) == 0 && !c.JSON {
@@ -54,7 +55,7 @@ func (c budgetCmd) Run(e *env) error {
 			}
 			continue
 		}
-		b := mdparse.MeasureMemoryIndex(shown, data)
+		b := mdparse.MeasureCatalog(shown, data)
 		report = append(report, b)
 		if !b.Fits {
 			over = true
@@ -82,11 +83,11 @@ func isClaudeMD(f string) bool {
 func printBudget(e *env, b mdparse.Budget) {
 	if b.Fits {
 		fmt.Fprintf(e.stdout, "%s: %d lines, %d bytes: fits (limit %d lines, %d bytes)\n",
-			b.File, b.Lines, b.Bytes, mdparse.MemoryIndexMaxLines, mdparse.MemoryIndexMaxBytes)
+			b.File, b.Lines, b.Bytes, mdparse.CatalogMaxLines, mdparse.CatalogMaxBytes)
 		return
 	}
 	fmt.Fprintf(e.stdout, "%s: %d lines, %d bytes: OVER the limit (%d lines, %d bytes); Claude Code stops loading at line %d\n",
-		b.File, b.Lines, b.Bytes, mdparse.MemoryIndexMaxLines, mdparse.MemoryIndexMaxBytes, b.CutLine)
+		b.File, b.Lines, b.Bytes, mdparse.CatalogMaxLines, mdparse.CatalogMaxBytes, b.CutLine)
 	if len(b.Hidden) == 0 {
 		return
 	}
@@ -117,7 +118,7 @@ func printClaudeMD(e *env, b mdparse.Budget, warn bool) {
 	case !b.Fits:
 		fmt.Fprintf(e.stdout, "%s: %d bytes: over 4 MiB, Claude Code skips the whole file\n", b.File, b.Bytes)
 	case warn:
-		fmt.Fprintf(e.stdout, "%s: %d lines: loaded whole, but past %d lines adherence drops; consider moving detail into memories\n", b.File, b.Lines, mdparse.MemoryIndexMaxLines)
+		fmt.Fprintf(e.stdout, "%s: %d lines: loaded whole, but past %d lines adherence drops; consider moving detail into memories\n", b.File, b.Lines, mdparse.CatalogMaxLines)
 	default:
 		fmt.Fprintf(e.stdout, "%s: %d lines, %d bytes: fits\n", b.File, b.Lines, b.Bytes)
 	}
@@ -149,7 +150,7 @@ func (c budgetCmd) fix(e *env) error {
 		if err != nil {
 			return err
 		}
-		data, err := r.RegenerateIndex(rel, a, b)
+		data, err := r.GenerateCatalog(e.ctx, rel, a, b)
 		if err != nil {
 			return err
 		}
@@ -157,11 +158,11 @@ func (c budgetCmd) fix(e *env) error {
 	}
 	files := c.Files
 	if len(files) == 0 {
-		if files, err = r.MemoryIndexes(); err != nil {
+		if files, err = r.Catalogs(e.ctx); err != nil {
 			return err
 		}
 		if len(files) == 0 {
-			files = []string{filepath.Join(r.Place.Store, mem.MemoryIndexFile)}
+			files = []string{filepath.Join(r.Place.Store, catalog.FileName)}
 		}
 	}
 	for _, f := range files {
@@ -169,7 +170,7 @@ func (c budgetCmd) fix(e *env) error {
 		if err != nil {
 			return err
 		}
-		w, err := r.FixIndex(e.ctx, rel)
+		w, err := r.FixCatalog(e.ctx, rel)
 		if err != nil {
 			return err
 		}
@@ -182,7 +183,7 @@ func (c budgetCmd) fix(e *env) error {
 		if err != nil {
 			return err
 		}
-		printBudget(e, mdparse.MeasureMemoryIndex(e.shown(f), data))
+		printBudget(e, mdparse.MeasureCatalog(e.shown(f), data))
 	}
 	return nil
 }

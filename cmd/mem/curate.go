@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/curator"
 )
 
 type curateCmd struct {
@@ -74,13 +75,13 @@ func (c reviewListCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	items, err := r.Reviews()
+	items, err := r.Reviews(e.ctx)
 	if err != nil {
 		return err
 	}
-	var shown []mem.Review
+	var shown []curator.Review
 	for _, it := range items {
-		if c.All || it.Status == mem.ReviewPending {
+		if c.All || it.Status == curator.ReviewPending {
 			shown = append(shown, it)
 		}
 	}
@@ -107,7 +108,7 @@ func (c reviewAcceptCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	commit, err := r.Decide(e.ctx, c.ID, true, c.Keep)
+	commit, err := r.Decide(e.ctx, mem.DecideOptions{ID: c.ID, Accept: true, Keep: c.Keep})
 	if err != nil {
 		return err
 	}
@@ -124,7 +125,7 @@ func (c reviewRejectCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	commit, err := r.Decide(e.ctx, c.ID, false, "")
+	commit, err := r.Decide(e.ctx, mem.DecideOptions{ID: c.ID})
 	if err != nil {
 		return err
 	}

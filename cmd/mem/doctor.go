@@ -81,10 +81,10 @@ func doctorProblems(e *env, place locate.Place, r *mem.Repo) (problems []install
 // storeProblems are doctor's checks of the store itself.
 func storeProblems(e *env, r *mem.Repo) []install.Problem {
 	var ps []install.Problem
-	if !r.IndexFresh() {
+	if !r.IndexFresh(e.ctx) {
 		ps = append(ps, install.Problem{Check: "index", Message: "the search cache is missing or stale", Fix: "run `mem index`"})
 	}
-	files, err := r.MemoryIndexes()
+	files, err := r.Catalogs(e.ctx)
 	if err != nil {
 		return append(ps, install.Problem{Check: "store", Message: err.Error()})
 	}
@@ -94,7 +94,7 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 			ps = append(ps, install.Problem{Check: "budget", Message: err.Error()})
 			continue
 		}
-		if b := mdparse.MeasureMemoryIndex(e.shown(f), data); !b.Fits {
+		if b := mdparse.MeasureCatalog(e.shown(f), data); !b.Fits {
 			ps = append(ps, install.Problem{Check: "budget",
 				Message: fmt.Sprintf("%s is over the load limit: Claude Code stops reading at line %d", b.File, b.CutLine),
 				Fix:     "run `mem budget --fix`"})

@@ -14,7 +14,7 @@ func (c listCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	entries, bad, err := r.List()
+	entries, bad, err := r.List(e.ctx)
 	if err != nil {
 		return err
 	}

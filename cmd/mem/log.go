@@ -12,7 +12,7 @@ func (c logCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	entries, err := r.Log(c.Limit)
+	entries, err := r.Log(e.ctx, c.Limit)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/catalog"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -30,8 +30,8 @@ func (precommitCmd) Run(e *env) error {
 			failed = true
 			fmt.Fprintf(e.stdout, "%v\n", err)
 		}
-		if path.Base(f.Path) == mem.MemoryIndexFile {
-			b := mdparse.MeasureMemoryIndex(f.Path, f.Data)
+		if path.Base(f.Path) == catalog.FileName {
+			b := mdparse.MeasureCatalog(f.Path, f.Data)
 			if !b.Fits {
 				failed = true
 				printBudget(e, b)

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/profile"
 )
@@ -32,11 +31,11 @@ func (c profileShowCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	p, err := r.Profile()
+	p, err := r.Profile(e.ctx)
 	if err != nil {
 		return err
 	}
-	file := r.Place.Rel(filepath.Join(r.Place.Store, mem.ProfileFile))
+	file := r.Place.Rel(filepath.Join(r.Place.Store, profile.FileName))
 	if c.JSON {
 		return printJSON(e, map[string]any{"file": file, "size": p.Size(), "cap": c.Cap, "lines": nonNil(p.Lines)})
 	}

@@ -15,7 +15,7 @@ func (c showCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	data, _, err := r.Show(c.Slug)
+	data, _, err := r.Show(e.ctx, c.Slug)
 	if err != nil {
 		return notFoundHint(err)
 	}

@@ -161,8 +161,8 @@ func (s *server) forget(ctx context.Context, a slugArgs) (written, string, error
 	return out, text, nil
 }
 
-func (s *server) show(_ context.Context, a slugArgs) (shown, string, error) {
-	data, path, err := s.repo.Show(a.Slug)
+func (s *server) show(ctx context.Context, a slugArgs) (shown, string, error) {
+	data, path, err := s.repo.Show(ctx, a.Slug)
 	if err != nil {
 		return shown{}, "", slugError("show", a.Slug, err)
 	}
@@ -170,8 +170,8 @@ func (s *server) show(_ context.Context, a slugArgs) (shown, string, error) {
 	return out, out.Text, nil
 }
 
-func (s *server) list(_ context.Context, _ listArgs) (listed, string, error) {
-	entries, bad, err := s.repo.List()
+func (s *server) list(ctx context.Context, _ listArgs) (listed, string, error) {
+	entries, bad, err := s.repo.List(ctx)
 	if err != nil {
 		return listed{}, "", fmt.Errorf("could not list the memories: %v", err)
 	}

@@ -17,7 +17,7 @@ type auditPage struct {
 }
 
 func (s *Server) audit(w http.ResponseWriter, r *http.Request) {
-	entries, err := s.o.Repo.Log(logLimit)
+	entries, err := s.o.Repo.Log(r.Context(), logLimit)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
@@ -40,7 +40,7 @@ func (s *Server) audit(w http.ResponseWriter, r *http.Request) {
 // makes: a new commit, refused when the files changed since.
 func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
 	ref := r.PostFormValue("ref")
-	entries, err := s.o.Repo.Log(logLimit)
+	entries, err := s.o.Repo.Log(r.Context(), logLimit)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -45,8 +44,8 @@ func tokens(bytes int) int { return (bytes + 3) / 4 }
 
 func (s *Server) budget(w http.ResponseWriter, r *http.Request) {
 	repo := s.o.Repo
-	p := budgetPage{MaxLines: mdparse.MemoryIndexMaxLines, MaxBytes: mdparse.MemoryIndexMaxBytes, Cap: profileCap()}
-	files, err := repo.MemoryIndexes()
+	p := budgetPage{MaxLines: mdparse.CatalogMaxLines, MaxBytes: mdparse.CatalogMaxBytes, Cap: profileCap()}
+	files, err := repo.Catalogs(r.Context())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
@@ -60,7 +59,7 @@ func (s *Server) budget(w http.ResponseWriter, r *http.Request) {
 			p.Files = append(p.Files, x)
 			continue
 		}
-		x.Budget = mdparse.MeasureMemoryIndex(repo.Place.Rel(f), data)
+		x.Budget = mdparse.MeasureCatalog(repo.Place.Rel(f), data)
 		x.Hidden = x.Budget.Hidden
 		for i, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 			bl := budgetLine{N: i + 1, Text: l}
@@ -76,16 +75,16 @@ func (s *Server) budget(w http.ResponseWriter, r *http.Request) {
 		p.AlwaysTokens += x.Tokens
 		p.Files = append(p.Files, x)
 	}
-	p.ProfileFile = repo.Place.Rel(repo.Place.Store) + "/" + mem.ProfileFile
-	if prof, err := repo.Profile(); err != nil {
+	p.ProfileFile = repo.Place.Rel(repo.Place.Store) + "/" + profile.FileName
+	if prof, err := repo.Profile(r.Context()); err != nil {
 		p.ProfileErr = err.Error()
 	} else {
 		p.ProfileSize, p.ProfileLines = prof.Size(), len(prof.Entries())
 	}
-	if ctx, err := repo.ProfileContext(); err != nil {
+	if text, err := repo.ProfileContext(r.Context()); err != nil {
 		p.ProfileErr = err.Error()
 	} else {
-		p.ProfileTokens = tokens(len(ctx))
+		p.ProfileTokens = tokens(len(text))
 	}
 	if line, err := repo.Health(r.Context()); err != nil {
 		p.HealthErr = err.Error()

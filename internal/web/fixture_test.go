@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/internal/enrich"
 	"github.com/mem-dev/mem/internal/gittest"
+	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/skills"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -111,7 +113,7 @@ func newFixture(t *testing.T) *fixture {
 	queue := `{"id":"a1b2c3d4","a":"spanish-vat-rounds-per-line","b":"vat-rounding-on-totals","reason":"coverage is partial","verdict":{"relation":"supersedes","keep":"spanish-vat-rounds-per-line","retire":"vat-rounding-on-totals","confidence":0.7,"coverage":"partial","reason":"the newer note is more precise"},"status":"pending","queued":"2026-11-20T10:00:00Z"}
 {"id":"e5f6a7b8","a":"CLAUDE.md:3","b":"prefer-table-tests","rule":"Never write table tests","reason":"the rule and the memory disagree","status":"pending","queued":"2026-11-20T10:00:00Z"}
 `
-	write(t, filepath.Join(store, mem.ReviewFile), queue)
+	write(t, filepath.Join(store, curator.ReviewFile), queue)
 	// A MEMORY.md past the 200-line cliff.
 	var idx strings.Builder
 	idx.WriteString("# Memory index\n\n")
@@ -120,7 +122,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	idx.WriteString("\n## Lost section\n- [The newest entry](newest.md)\n")
 	write(t, filepath.Join(store, "MEMORY.md"), idx.String())
-	write(t, filepath.Join(store, mem.ProfileFile), "# Profile\n\n- Prefers short answers <!-- said, importance 7, 2026-11-01 -->\n")
+	write(t, filepath.Join(store, profile.FileName), "# Profile\n\n- Prefers short answers <!-- said, importance 7, 2026-11-01 -->\n")
 	// A skill draft.
 	write(t, filepath.Join(dir, ".claude", "skill-drafts", "run-migrations", "SKILL.md"),
 		"---\nname: run-migrations\ndescription: Run the database migrations before tests\nmetadata:\n  drafted-by: mem skills scan\n  procedure: alembic upgrade head\n---\n# Run migrations\n\n1. `alembic upgrade head`\n")

@@ -24,13 +24,13 @@ type healthPage struct {
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	repo := s.o.Repo
-	p := healthPage{Fresh: repo.IndexFresh()}
+	p := healthPage{Fresh: repo.IndexFresh(r.Context())}
 	if s.o.Doctor != nil {
 		p.Findings = s.o.Doctor(r.Context())
 	} else {
 		p.NoDoctor = true
 	}
-	entries, bad, err := repo.List()
+	entries, bad, err := repo.List(r.Context())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return

@@ -57,7 +57,7 @@ type memoryPage struct {
 
 func (s *Server) memory(w http.ResponseWriter, r *http.Request) {
 	slug := r.URL.Query().Get("slug")
-	data, shown, err := s.o.Repo.Show(slug)
+	data, shown, err := s.o.Repo.Show(r.Context(), slug)
 	switch {
 	case errors.Is(err, mem.ErrNotFound):
 		s.fail(w, r, http.StatusNotFound, err)

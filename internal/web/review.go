@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -9,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/skills"
 	"github.com/mem-dev/mem/mdparse"
@@ -24,7 +26,7 @@ type side struct {
 }
 
 type reviewItem struct {
-	mem.Review
+	curator.Review
 	A, B    side
 	Version string
 }
@@ -37,7 +39,7 @@ type draft struct {
 
 type reviewPage struct {
 	Items     []reviewItem
-	Decided   []mem.Review
+	Decided   []curator.Review
 	All       bool
 	Drafts    []draft
 	Rejected  []skills.Rejection
@@ -52,13 +54,13 @@ func (s *Server) abs(shown string) string {
 	return filepath.Join(s.o.Repo.Place.WorkTree, filepath.FromSlash(shown))
 }
 
-func (s *Server) side(slug, rule string) side {
+func (s *Server) side(ctx context.Context, slug, rule string) side {
 	x := side{Slug: slug, Name: slug}
 	if rule != "" {
 		x.Rule = rule
 		return x
 	}
-	data, shown, err := s.o.Repo.Show(slug)
+	data, shown, err := s.o.Repo.Show(ctx, slug)
 	if err != nil {
 		x.Missing = err.Error()
 		return x
@@ -74,7 +76,7 @@ func (s *Server) side(slug, rule string) side {
 }
 
 func (s *Server) reviewFile() string {
-	return filepath.Join(s.o.Repo.Place.Store, mem.ReviewFile)
+	return filepath.Join(s.o.Repo.Place.Store, curator.ReviewFile)
 }
 
 // itemVersion fingerprints what a decision on it reads: the queue and both
@@ -90,18 +92,18 @@ func (s *Server) itemVersion(a, b side) string {
 }
 
 func (s *Server) review(w http.ResponseWriter, r *http.Request) {
-	queue, err := s.o.Repo.Reviews()
+	queue, err := s.o.Repo.Reviews(r.Context())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
 	p := reviewPage{All: r.URL.Query().Get("all") == "1"}
 	for _, it := range queue {
-		if it.Status != mem.ReviewPending {
+		if it.Status != curator.ReviewPending {
 			p.Decided = append(p.Decided, it)
 			continue
 		}
-		x := reviewItem{Review: it, A: s.side(it.A, it.Rule), B: s.side(it.B, "")}
+		x := reviewItem{Review: it, A: s.side(r.Context(), it.A, it.Rule), B: s.side(r.Context(), it.B, "")}
 		x.Version = s.itemVersion(x.A, x.B)
 		p.Items = append(p.Items, x)
 	}
@@ -132,18 +134,18 @@ func stale(version string, paths ...string) func() error {
 // does: one commit each.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	id, action, keep := r.PostFormValue("id"), r.PostFormValue("action"), r.PostFormValue("keep")
-	queue, err := s.o.Repo.Reviews()
+	queue, err := s.o.Repo.Reviews(r.Context())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
-	i := slices.IndexFunc(queue, func(q mem.Review) bool { return q.ID == id })
+	i := slices.IndexFunc(queue, func(q curator.Review) bool { return q.ID == id })
 	if i < 0 {
 		s.fail(w, r, http.StatusNotFound, fmt.Errorf("no review item %q", id))
 		return
 	}
 	it := queue[i]
-	a, b := s.side(it.A, it.Rule), s.side(it.B, "")
+	a, b := s.side(r.Context(), it.A, it.Rule), s.side(r.Context(), it.B, "")
 	paths := []string{s.reviewFile()}
 	for _, x := range []side{a, b} {
 		if x.abs != "" {
@@ -158,7 +160,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusBadRequest, fmt.Errorf("say which memory to keep: %s or %s", it.A, it.B))
 			return
 		}
-		commit, err = s.o.Repo.Decide(ctx, id, true, keep)
+		commit, err = s.o.Repo.Decide(ctx, mem.DecideOptions{ID: id, Accept: true, Keep: keep})
 		key = "accepted"
 		if it.Rule != "" {
 			key = "acknowledged"
@@ -168,10 +170,10 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusBadRequest, errors.New("only a tension with a rule is acknowledged; a pair of memories is accepted or rejected"))
 			return
 		}
-		commit, err = s.o.Repo.Decide(ctx, id, true, "")
+		commit, err = s.o.Repo.Decide(ctx, mem.DecideOptions{ID: id, Accept: true})
 		key = "acknowledged"
 	case "reject":
-		commit, err = s.o.Repo.Decide(ctx, id, false, "")
+		commit, err = s.o.Repo.Decide(ctx, mem.DecideOptions{ID: id})
 		key = "rejected"
 	default:
 		s.fail(w, r, http.StatusBadRequest, fmt.Errorf("unknown action %q", action))

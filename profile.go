@@ -5,43 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mem-dev/mem/internal/layout"
 	"io/fs"
-	"os"
-	"path"
 	"strings"
 	"time"
 
-	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
 )
-
-// Special files of a store: they are read by mem but are not memories, and
-// they are never indexed as one.
-const (
-	// MemoryIndexFile is Claude Code's index, in any directory of the store;
-	// its sections of facts are indexed as entries of their own.
-	MemoryIndexFile = "MEMORY.md"
-	// ProfileFile is the always-on profile, at the top of the store only
-	// (package profile).
-	ProfileFile = profile.FileName
-)
-
-// isMemoryFile reports whether the store file rel (store-relative, slash
-// separated, as gitstore.Walk lists it) is a memory rather than one of the
-// special files.
-func isMemoryFile(rel string) bool {
-	return path.Base(rel) != MemoryIndexFile && rel != ProfileFile
-}
-
-// isSpecialName reports whether a file named name would be one of the
-// special files on a case-insensitive file system (profile.md is PROFILE.md
-// there), so a memory must never take that name.
-func isSpecialName(name string) bool {
-	return strings.EqualFold(name, MemoryIndexFile) || strings.EqualFold(name, ProfileFile)
-}
 
 // Demoted is a profile line that became an ordinary memory.
 type Demoted struct {
@@ -61,8 +34,8 @@ type ProfileChange struct {
 }
 
 // Profile reads the store's profile; a store without one has an empty one.
-func (r *Repo) Profile() (profile.Profile, error) {
-	data, err := r.files.ReadFile(ProfileFile)
+func (r *Repo) Profile(ctx context.Context) (profile.Profile, error) {
+	data, err := r.files.ReadFile(profile.FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return profile.Profile{}, nil
 	}
@@ -104,7 +77,7 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 		return ProfileChange{}, err
 	}
 	defer unlock()
-	p, err := r.Profile()
+	p, err := r.Profile(ctx)
 	if err != nil {
 		return ProfileChange{}, err
 	}
@@ -141,10 +114,10 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 // caller's lock. Hand edits to the profile are committed with the rewrite,
 // so the whole profile passes the secrets guard first.
 func (r *Repo) commitProfile(ctx context.Context, p profile.Profile, more []gitstore.Change, info gitstore.CommitInfo) (gitstore.Result, error) {
-	if err := secrets.Check(ProfileFile, p.Text()); err != nil {
+	if err := secrets.Check(profile.FileName, p.Text()); err != nil {
 		return gitstore.Result{}, err
 	}
-	changes := append([]gitstore.Change{{Path: ProfileFile, Data: p.Format()}}, more...)
+	changes := append([]gitstore.Change{{Path: profile.FileName, Data: p.Format()}}, more...)
 	res, err := r.files.Apply(ctx, changes, info)
 	if err != nil {
 		return res, err
@@ -163,7 +136,7 @@ func profileCommit(c ProfileChange) gitstore.CommitInfo {
 	}
 	trailers := []gitstore.Trailer{{Key: key, Value: c.Line.Text}}
 	if len(c.Demoted) == 0 {
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: ProfileFile})
+		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: profile.FileName})
 		return gitstore.CommitInfo{
 			Action:   "profile-" + verb,
 			Subject:  fmt.Sprintf("mem: profile %s %q", verb, clip(c.Line.Text, 60)),
@@ -204,7 +177,7 @@ func demotedMemory(l profile.Line, now time.Time, cap int) *mdparse.Memory {
 		desc = l.Text
 	}
 	body := fmt.Sprintf("%s\n\nFrom the user profile (%s): %s, importance %d, added %s; moved out on %s to keep the profile within %d characters.\n",
-		l.Text, ProfileFile, who, l.Importance, added, now.Format(profile.DateLayout), cap)
+		l.Text, profile.FileName, who, l.Importance, added, now.Format(profile.DateLayout), cap)
 	return mdparse.New(mdparse.Fields{
 		Name:        name,
 		Description: desc,
@@ -226,7 +199,7 @@ func (r *Repo) demotedSlug(text string, taken map[string]bool) (string, error) {
 	}
 	for n := 1; ; n++ {
 		slug := base
-		if n > 1 || isSpecialName(base+".md") {
+		if n > 1 || layout.Reserved(base+".md") {
 			slug = fmt.Sprintf("%s-%d", base, max(n, 2))
 		}
 		if taken[slug] {
@@ -252,7 +225,7 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 		return ProfileChange{}, err
 	}
 	defer unlock()
-	p, err := r.Profile()
+	p, err := r.Profile(ctx)
 	if err != nil {
 		return ProfileChange{}, err
 	}
@@ -268,7 +241,7 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 		Subject: fmt.Sprintf("mem: profile rm %q", clip(out.Line.Text, 60)),
 		Trailers: []gitstore.Trailer{
 			{Key: "Mem-Profile-Rm", Value: out.Line.Text},
-			{Key: "Mem-Slug", Value: ProfileFile},
+			{Key: "Mem-Slug", Value: profile.FileName},
 		},
 	})
 	return out, err
@@ -276,13 +249,13 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 
 // ProfileContext is the profile as a session is given it at its start, or
 // "" when the profile is empty.
-func (r *Repo) ProfileContext() (string, error) {
-	p, err := r.Profile()
+func (r *Repo) ProfileContext(ctx context.Context) (string, error) {
+	p, err := r.Profile(ctx)
 	if err != nil || len(p.Entries()) == 0 {
 		return "", err
 	}
 	return fmt.Sprintf("The user's profile (%s; `mem profile add` records more):\n%s",
-		r.Place.Rel(r.abs(ProfileFile)), strings.TrimRight(p.Text(), "\n")), nil
+		r.Place.Rel(r.abs(profile.FileName)), strings.TrimRight(p.Text(), "\n")), nil
 }
 
 // clip cuts s to at most n runes, at a word when it can, marking the cut.
@@ -295,63 +268,4 @@ func clip(s string, n int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimSpace(cut) + "..."
-}
-
-// --- Consistency across boundaries (called from Curate) -------------------
-
-// RuleFiles are the project's instruction files, at the top of the work
-// tree, whose list items the curator checks memories against.
-var RuleFiles = []string{"CLAUDE.md", "AGENTS.md"}
-
-// checkBoundaries checks the profile's lines and the list items of
-// CLAUDE.md / AGENTS.md against the memories (curator.CheckBoundaries) and
-// adds each tension it finds to res.Review: it never changes a memory, a
-// profile line or a rule. Without a model it queues nothing and says so in
-// the log, since a shared word is not a tension.
-func (r *Repo) checkBoundaries(ctx context.Context, mems []curator.Memory, o CurateOptions, res *curator.Result) error {
-	rules, err := r.boundaryRules()
-	if err != nil {
-		return err
-	}
-	if o.Model == nil {
-		if len(rules) > 0 {
-			r.logf("curate: no model, so %d profile and CLAUDE.md/AGENTS.md lines were not checked against memories", len(rules))
-		}
-		return nil
-	}
-	items, err := curator.CheckBoundaries(ctx, rules, mems, o.Model)
-	res.Review = append(res.Review, items...)
-	return err
-}
-
-// boundaryRules reads the profile's lines and the rule files' list items.
-// A rule file is read through an os.Root at the top of the work tree, so a
-// link that leads out of it is not followed.
-func (r *Repo) boundaryRules() ([]curator.Rule, error) {
-	var rules []curator.Rule
-	p, err := r.Profile()
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range p.Lines {
-		if !l.Heading {
-			rules = append(rules, curator.Rule{Source: fmt.Sprintf("%s:%d", ProfileFile, l.FileLine), Kind: "profile", Text: l.Text})
-		}
-	}
-	if r.Place.WorkTree == "" {
-		return rules, nil
-	}
-	root, err := os.OpenRoot(r.Place.WorkTree)
-	if err != nil {
-		return rules, nil
-	}
-	defer root.Close()
-	for _, name := range RuleFiles {
-		data, err := root.ReadFile(name)
-		if err != nil {
-			continue
-		}
-		rules = append(rules, curator.RulesOf(name, data)...)
-	}
-	return rules, nil
 }
