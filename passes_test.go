@@ -278,7 +278,7 @@ func TestLearnAlias(t *testing.T) {
 	if err != nil || refused != "" || w.Commit == "" {
 		t.Fatalf("LearnAlias: %+v, %q, %v", w, refused, err)
 	}
-	log, err := r.Log(1)
+	log, err := r.Log(context.Background(), 1)
 	if err != nil || len(log) != 1 || log[0].Action != "learn-alias" || log[0].Slug != total {
 		t.Fatalf("log %+v, %v", log, err)
 	}

@@ -32,7 +32,7 @@ func Run(ctx context.Context, r *mem.Repo, transcriptPath string, now time.Time)
 	rep := Report{Candidates: []Candidate{}, Learned: []Candidate{}, Refused: []Candidate{}}
 	dir := filepath.Join(r.StateDir(), Dir)
 	book := LoadBook(dir)
-	entries, _, err := r.List()
+	entries, _, err := r.List(ctx)
 	if err != nil {
 		return rep, err
 	}
