@@ -3,64 +3,16 @@ package mem
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mem-dev/mem/gitstore"
-	"github.com/mem-dev/mem/internal/capture"
 	"github.com/mem-dev/mem/internal/enrich"
 	"github.com/mem-dev/mem/internal/model"
-	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/search"
 )
-
-// Captured is what a capture run wrote and what it passed over.
-type Captured struct {
-	Written []Written         `json:"written"`
-	Skipped []capture.Skipped `json:"skipped"`
-}
-
-// Capture asks the model what a session decided or learned, skips what the
-// store already holds, and stores at most max memories, one commit each.
-func (r *Repo) Capture(ctx context.Context, a model.Asker, transcriptPath string, max int) (Captured, error) {
-	ix, err := r.Index(ctx)
-	if err != nil {
-		return Captured{}, err
-	}
-	defer ix.Close()
-	held := func(query string) (string, float64) {
-		res := ix.Search(search.ParseQuery(query, ""), search.Options{Limit: 1, All: true, Now: r.Now()})
-		if len(res) == 0 {
-			return "", 0
-		}
-		return res[0].Slug, res[0].Score
-	}
-	keep, skipped, err := capture.Propose(ctx, a, transcriptPath, held, max)
-	if err != nil {
-		return Captured{Skipped: skipped}, err
-	}
-	out := Captured{Skipped: skipped}
-	for _, p := range keep {
-		w, err := r.Store(ctx, Note{
-			Name: p.Name, Description: p.Description, Class: p.Class, Importance: p.Importance,
-			Tags: p.Tags, Body: p.Text(), Action: "capture",
-		})
-		var sec *secrets.Error
-		switch {
-		case errors.Is(err, ErrExists), errors.As(err, &sec):
-			out.Skipped = append(out.Skipped, capture.Skipped{Proposal: p, Reason: err.Error()})
-			continue
-		case err != nil:
-			return out, err
-		}
-		out.Written = append(out.Written, w)
-	}
-	return out, nil
-}
 
 // Enriched is one memory's new aliases, or why it has none.
 type Enriched struct {

@@ -62,8 +62,16 @@ func (c captureCmd) Run(e *env) error {
 	if c.JSON {
 		return printJSON(e, res)
 	}
+	if !res.New {
+		fmt.Fprintf(e.stdout, "nothing new in session %s since its last capture\n", res.Session)
+	}
+	if res.Masked > 0 {
+		fmt.Fprintf(e.stderr, "mem: %d transcript lines held what looks like a secret; masked before the model saw them\n", res.Masked)
+	}
+	if len(res.Written) > 0 {
+		reportSkip(e, res.Written[0].Skipped)
+	}
 	for _, w := range res.Written {
-		reportSkip(e, w.Skipped)
 		fmt.Fprintf(e.stdout, "captured %s\n", w.Slug)
 	}
 	for _, s := range res.Skipped {

@@ -1,25 +1,36 @@
 // Package capture proposes memories from a Claude Code session transcript:
-// what was decided or learned in the session, and why — not what the code
-// already says.
+// what the session decided or learned and ended up believing, and why — not
+// what the code already says, not what the session tried and dropped.
 //
-// The flow is Digest (the transcript condensed to one line per prompt,
-// assistant text and tool call, the end kept when it is long), Prompt (the
-// instructions around the digest), one model call through a model.Asker, then a
-// deterministic check of every proposal (Propose). The model only fills the
-// typed fields of Proposal; nothing it answers is written without passing
-// that check, and nothing here writes a file: the caller stores what Propose
-// keeps (and reports what it skipped, with the reason).
+// The flow is ReadSession (the transcript as numbered lines, secrets masked
+// before anything else reads them), FindArcs (a deterministic pass that marks
+// each statement the session later overturned, and each hypothesis it never
+// confirmed), Session.Digest (the lines a model reads, with those marks, and
+// only what is new since the last capture of the session plus some context),
+// Prompt (the instructions around the digest and the store's related
+// memories), one model call through a model.Asker, then Check, a
+// deterministic check of every proposal. The model only fills the typed
+// fields of Proposal; nothing it answers is written without passing Check,
+// and nothing here writes a file: the caller stores what Propose keeps (and
+// reports what it skipped, with the reason).
 //
-// # What Propose keeps
+// # What Check keeps
 //
 //   - name and body non-empty; class one of mdparse.Classes; body with its
 //     why at most MaxBody bytes (a longer one is a summary of the session,
 //     not a memory); importance 1-10, else 5; tags lower-case words joined
 //     by "-", at most 8.
+//   - nothing that looks like a secret (secrets.Check), though the digest
+//     was masked: the model may still assemble one.
+//   - nothing the session overturned (see guard.go): not a proposal that
+//     rests only on lines FindArcs marked overturned or unconfirmed, nor one
+//     with a sentence that restates such a line with the same polarity.
+//   - a hypothesis (basis "open") only when the developer asked for a note
+//     in the session, and then labelled an open question.
 //   - not already in the store: the caller's Searcher is asked with the
 //     proposal's name and description, and a best score of at least
 //     HeldScore names the memory that holds it (see HeldScore for how the
-//     bar was chosen).
+//     bar was chosen), unless that is the memory the proposal updates.
 //   - not a repeat of a proposal kept before it in the same answer: same
 //     slug, or the same content words in name and description (Jaccard
 //     >= 0.6) or body (>= 0.8).
@@ -28,13 +39,16 @@ package capture
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -44,6 +58,22 @@ import (
 // or "" and 0 when nothing is found.
 type Searcher func(query string) (bestSlug string, score float64)
 
+// Held is a memory the store holds that the prompt shows the model, so that
+// it proposes what is new and updates what the session showed out of date.
+type Held struct {
+	Slug, Name, Description, Class string
+	// Earlier marks a memory written from this session by an earlier capture
+	// (PreCompact, then SessionEnd): what the new part may have overturned.
+	Earlier bool
+}
+
+// Bases of a proposal: how the session knows it.
+const (
+	BasisShown  = "shown"  // a run, test, output or measurement in the session showed it
+	BasisStated = "stated" // the developer stated it: a decision, rule, preference, or a fact they know
+	BasisOpen   = "open"   // a hypothesis or open question nobody confirmed
+)
+
 // Proposal is one memory the model proposes.
 type Proposal struct {
 	Name        string   `json:"name"`
@@ -52,10 +82,68 @@ type Proposal struct {
 	Importance  int      `json:"importance"`
 	Tags        []string `json:"tags"`
 	Body        string   `json:"body"`
-	Why         string   `json:"why"` // why it holds: the reason for the decision, the cause of the gotcha
+	Why         string   `json:"why"`   // why it holds: the reason for the decision, the cause of the gotcha
+	Basis       string   `json:"basis"` // BasisShown, BasisStated or BasisOpen; "" reads as shown
+	Lines       LineRefs `json:"lines"` // the digest lines it rests on
+	// Updates is the slug of a held memory this one replaces, because the
+	// session showed it wrong or out of date; the body is then the whole
+	// corrected memory.
+	Updates string `json:"updates"`
 }
 
-// Skipped is a proposal Propose did not keep, and why.
+// LineRefs are digest line numbers, read from numbers or from strings such
+// as "L12", "12" or a range "L12-L14" (models write all of them). An entry
+// that names no line is dropped: the references only narrow what the guard
+// checks, and a model's odd notation must not cost the whole answer.
+type LineRefs []int
+
+// UnmarshalJSON reads [12, "L13", "14-15"]; null is no references.
+func (r *LineRefs) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("lines: %w", err)
+	}
+	out := make(LineRefs, 0, len(raw))
+	for _, x := range raw {
+		var n float64
+		if json.Unmarshal(x, &n) == nil {
+			if n >= 1 && n <= maxLineRef {
+				out = append(out, int(n))
+			}
+			continue
+		}
+		var s string
+		if json.Unmarshal(x, &s) != nil {
+			continue
+		}
+		from, to, isRange := strings.Cut(s, "-")
+		lo, hi := lineNumber(from), lineNumber(to)
+		if !isRange {
+			hi = lo
+		}
+		if lo < 1 || hi < lo || hi-lo > 1000 {
+			continue
+		}
+		for i := lo; i <= hi; i++ {
+			out = append(out, i)
+		}
+	}
+	*r = out
+	return nil
+}
+
+const maxLineRef = 1 << 20
+
+// lineNumber reads "L12" or "12"; 0 for anything else.
+func lineNumber(s string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(s)), "L"))
+	if err != nil || n < 1 || n > maxLineRef {
+		return 0
+	}
+	return n
+}
+
+// Skipped is a proposal Check did not keep, and why.
 type Skipped struct {
 	Proposal Proposal `json:"proposal"`
 	Reason   string   `json:"reason"`
@@ -65,11 +153,13 @@ const (
 	// DefaultMax is how many memories a session yields at most when the
 	// caller passes max <= 0.
 	DefaultMax = 5
-	// MaxBody is the longest body Propose keeps, in bytes, the why included.
+	// MaxBody is the longest body Check keeps, in bytes, the why included.
 	// The prompt asks for 1,200.
 	MaxBody = 1500
 	// DefaultImportance replaces an importance outside 1-10.
 	DefaultImportance = 5
+	// OpenPrefix opens the name of a memory kept as an open question.
+	OpenPrefix = "Open question: "
 
 	maxName        = 100
 	maxDescription = 250
@@ -103,53 +193,63 @@ const (
 // and most updates to a stale fact (the most valuable capture: the curator
 // can only supersede what was written) look like the fact they replace.
 // 0.80 drops 1% of what is new and still catches two thirds of the plain
-// restatements; the rest are left to the curator. (It was 0.75 until the
-// search's coverage factor summed every prompt term, which raised close
-// scores a little.) Stored memories stand in for proposals here; a model's
-// wording will differ, so re-measure when real capture runs give labelled
-// proposals.
+// restatements; the rest are left to the curator, and to the model, which
+// now sees the related memories the store holds (Held) before it proposes.
+// Stored memories stand in for proposals here; a model's wording will
+// differ, so re-measure when real capture runs give labelled proposals.
 const HeldScore = 0.80
 
-// Propose digests the transcript, asks the model for at most max memories
-// (max <= 0 means DefaultMax) and checks each one (see the package doc).
-// find may be nil (an empty store). keep is in the order they should be
-// written; skipped lists every other proposal with its reason. A transcript
-// with nothing to show returns no proposals without asking the model.
-// An error is returned only when the transcript cannot be read or the model
-// cannot be asked; a bad answer from the model is a list of skips.
-func Propose(ctx context.Context, a model.Asker, transcriptPath string, find Searcher, max int) (keep []Proposal, skipped []Skipped, err error) {
+// Input is what one capture call works from.
+type Input struct {
+	Session *Session
+	Held    []Held   // related memories to show the model (RelatedQueries finds them)
+	Find    Searcher // nil: an empty store
+	Max     int      // <= 0: DefaultMax
+}
+
+// Propose asks the model for at most in.Max memories from what is new in
+// the session and checks each one (Check). A session with nothing new
+// returns no proposals without asking the model. An error is returned only
+// when the model cannot be asked; a bad answer from the model is a list of
+// skips.
+func Propose(ctx context.Context, a model.Asker, in Input) (keep []Proposal, skipped []Skipped, err error) {
 	if a == nil {
 		return nil, nil, errors.New("capture: no model to ask")
 	}
-	digest, err := Digest(transcriptPath, DefaultDigestBytes)
-	if err != nil {
-		return nil, nil, err
+	if in.Session == nil || !in.Session.New() {
+		return nil, nil, nil
 	}
+	digest := in.Session.Digest(DefaultDigestBytes)
 	if strings.TrimSpace(digest) == "" {
 		return nil, nil, nil
 	}
 	var answer struct {
 		Memories []Proposal `json:"memories"`
 	}
-	if err := a.Ask(ctx, Prompt(digest, max), &answer); err != nil {
+	if err := a.Ask(ctx, Prompt(digest, in.Held, in.Max), &answer); err != nil {
 		return nil, nil, fmt.Errorf("ask model for memories: %w", err)
 	}
-	keep, skipped = Check(answer.Memories, find, max)
+	keep, skipped = Check(answer.Memories, in)
 	return keep, skipped, nil
 }
 
-// Check validates and cleans proposals, drops those the store already holds
-// (find may be nil) and repeats within the list, and keeps at most max
-// (max <= 0 means DefaultMax), the more important first. It is the
-// deterministic half of Propose, for callers that obtained proposals
-// otherwise.
-func Check(proposals []Proposal, find Searcher, max int) (keep []Proposal, skipped []Skipped) {
+// Check validates and cleans proposals, drops what the session overturned
+// or never confirmed (when in.Session is set), secrets, what the store
+// already holds (in.Find may be nil) and repeats within the list, and keeps
+// at most in.Max, the more important first. It is the deterministic half of
+// Propose, for callers that obtained proposals otherwise.
+func Check(proposals []Proposal, in Input) (keep []Proposal, skipped []Skipped) {
+	max := in.Max
 	if max <= 0 {
 		max = DefaultMax
 	}
+	g := newGuard(in.Session)
 	valid := make([]Proposal, 0, len(proposals))
 	for _, p := range proposals {
-		c, reason := clean(p)
+		c, reason := clean(p, in.Held)
+		if reason == "" {
+			c, reason = g.check(c)
+		}
 		if reason != "" {
 			skipped = append(skipped, Skipped{Proposal: p, Reason: reason})
 			continue
@@ -159,8 +259,8 @@ func Check(proposals []Proposal, find Searcher, max int) (keep []Proposal, skipp
 	slices.SortStableFunc(valid, func(a, b Proposal) int { return b.Importance - a.Importance })
 	var kept []summary
 	for _, p := range valid {
-		if find != nil {
-			if slug, score := find(heldQuery(p)); slug != "" && score >= HeldScore {
+		if in.Find != nil {
+			if slug, score := in.Find(heldQuery(p)); slug != "" && slug != p.Updates && score >= HeldScore {
 				skipped = append(skipped, Skipped{Proposal: p, Reason: fmt.Sprintf("store already holds %s (score %.2f)", slug, score)})
 				continue
 			}
@@ -196,7 +296,7 @@ func (p Proposal) Text() string {
 }
 
 // clean returns the proposal normalised, or the reason it cannot be kept.
-func clean(p Proposal) (Proposal, string) {
+func clean(p Proposal, held []Held) (Proposal, string) {
 	p.Name = oneLine(p.Name, maxName)
 	p.Description = oneLine(p.Description, maxDescription)
 	p.Body = strings.TrimSpace(strings.ToValidUTF8(p.Body, ""))
@@ -214,6 +314,14 @@ func clean(p Proposal) (Proposal, string) {
 	if !slices.Contains(mdparse.Classes, p.Class) {
 		return p, fmt.Sprintf("class %q is not one of %s", p.Class, strings.Join(mdparse.Classes, "|"))
 	}
+	p.Basis = strings.ToLower(strings.TrimSpace(p.Basis))
+	switch p.Basis {
+	case "":
+		p.Basis = BasisShown
+	case BasisShown, BasisStated, BasisOpen:
+	default:
+		return p, fmt.Sprintf("basis %q is not one of shown|stated|open", p.Basis)
+	}
 	if n := len(p.Text()); n > MaxBody {
 		return p, fmt.Sprintf("body is %d bytes (limit %d): a summary, not a memory", n, MaxBody)
 	}
@@ -221,6 +329,19 @@ func clean(p Proposal) (Proposal, string) {
 		p.Importance = DefaultImportance
 	}
 	p.Tags = cleanTags(p.Tags)
+	// An update may only name a memory the prompt showed; any other slug is
+	// the model's invention, and the proposal is then a new memory.
+	p.Updates = strings.TrimSpace(p.Updates)
+	if p.Updates != "" && !slices.ContainsFunc(held, func(h Held) bool { return h.Slug == p.Updates }) {
+		p.Updates = ""
+	}
+	for _, f := range []struct{ field, text string }{
+		{"name", p.Name}, {"description", p.Description}, {"tags", strings.Join(p.Tags, " ")}, {"body", p.Text()},
+	} {
+		if err := secrets.Check(f.field, f.text); err != nil {
+			return p, err.Error()
+		}
+	}
 	return p, ""
 }
 
@@ -266,6 +387,8 @@ func (s summary) repeats(o summary) bool {
 	return s.slug == o.slug || jaccard(s.terms, o.terms) >= 0.6 || jaccard(s.body, o.body) >= 0.8
 }
 
+// termSet is the content terms of text (search.Tokens: lower-cased,
+// stemmed, stopwords dropped), as a set.
 func termSet(text string) map[string]bool {
 	set := map[string]bool{}
 	for _, t := range search.Tokens(strings.ToLower(text)) {
@@ -278,11 +401,6 @@ func jaccard(a, b map[string]bool) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	inter := 0
-	for t := range a {
-		if b[t] {
-			inter++
-		}
-	}
+	inter := overlap(a, b)
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,11 +36,21 @@ func names(ps []Proposal) []string {
 	return out
 }
 
+// readSession reads a transcript written by writeTranscript.
+func readSession(t testing.TB, path string) *Session {
+	t.Helper()
+	s, err := ReadSession(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func TestPropose(t *testing.T) {
-	session := writeTranscript(t,
+	session := readSession(t, writeTranscript(t,
 		userLine("Spanish VAT must be rounded per line; finance says so."),
 		textLine("Done: rounding per line now, because the total was off by a cent."),
-	)
+	))
 	held := func(q string) (string, float64) {
 		switch {
 		case strings.Contains(q, "Deploy on Wednesdays"):
@@ -136,7 +147,7 @@ func TestPropose(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := &modeltest.Asker{Answer: answerOf(tt.answer...)}
-			keep, skipped, err := Propose(context.Background(), a, session, held, tt.max)
+			keep, skipped, err := Propose(context.Background(), a, Input{Session: session, Find: held, Max: tt.max})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,34 +183,46 @@ func TestPropose(t *testing.T) {
 }
 
 func TestProposeErrors(t *testing.T) {
-	session := writeTranscript(t, userLine("remember: never deploy on Fridays"))
+	session := readSession(t, writeTranscript(t, userLine("remember: never deploy on Fridays")))
 	down := errors.New("model down")
-	if _, _, err := Propose(context.Background(), &modeltest.Asker{Err: down}, session, nil, 0); !errors.Is(err, down) {
+	if _, _, err := Propose(context.Background(), &modeltest.Asker{Err: down}, Input{Session: session}); !errors.Is(err, down) {
 		t.Errorf("model failure: got %v, want it wrapped", err)
 	}
-	if _, _, err := Propose(context.Background(), &modeltest.Asker{Answer: `{"memories":[]}`}, session+".missing", nil, 0); err == nil {
+	if _, err := ReadSession(filepath.Join(t.TempDir(), "missing.jsonl"), 0); err == nil {
 		t.Error("missing transcript: want an error")
 	}
-	if _, _, err := Propose(context.Background(), nil, session, nil, 0); err == nil {
+	if _, _, err := Propose(context.Background(), nil, Input{Session: session}); err == nil {
 		t.Error("nil model.Asker: want an error")
 	}
 	// Unknown fields are the runner's to reject; the fake rejects them too.
-	if _, _, err := Propose(context.Background(), &modeltest.Asker{Answer: `{"memories":[],"extra":1}`}, session, nil, 0); err == nil {
+	if _, _, err := Propose(context.Background(), &modeltest.Asker{Answer: `{"memories":[],"extra":1}`}, Input{Session: session}); err == nil {
 		t.Error("unexpected answer shape: want an error")
 	}
 }
 
-func TestProposeEmptySessionAsksNothing(t *testing.T) {
+func TestProposeAsksNothingWithoutNewLines(t *testing.T) {
 	a := &modeltest.Asker{Answer: answerOf(prop("Anything", "fact", 5))}
-	keep, skipped, err := Propose(context.Background(), a, writeTranscript(t, metaLine("<x>caveat</x>")), nil, 0)
-	if err != nil || keep != nil || skipped != nil || a.Calls() != 0 {
-		t.Fatalf("got %v %v %v after %d calls; want nothing, no call", keep, skipped, err, a.Calls())
+	empty := readSession(t, writeTranscript(t, metaLine("<x>caveat</x>")))
+	path := writeTranscript(t, userLine("never deploy on Fridays"), textLine("Noted."))
+	seen, err := ReadSession(path, readSession(t, path).End)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []*Session{nil, empty, seen} {
+		keep, skipped, err := Propose(context.Background(), a, Input{Session: s})
+		if err != nil || keep != nil || skipped != nil || a.Calls() != 0 {
+			t.Fatalf("got %v %v %v after %d calls; want nothing, no call", keep, skipped, err, a.Calls())
+		}
 	}
 }
 
 func TestPrompt(t *testing.T) {
-	digest := "user: never force-push main\nassistant: noted"
-	p := Prompt(digest, 3)
+	digest := "L1 user: never force-push main\nL2 assistant: noted"
+	held := []Held{
+		{Slug: "release-day", Name: "Release on Wednesdays", Description: "Releases go out on Wednesdays", Class: "rule"},
+		{Slug: "vat-guess", Name: "VAT guess", Description: "A guess", Class: "gotcha", Earlier: true},
+	}
+	p := Prompt(digest, held, 3)
 	for _, want := range []string{
 		"at most 3 memories",
 		digest,
@@ -209,6 +232,13 @@ func TestPrompt(t *testing.T) {
 		"empty list",
 		"Do not propose",
 		"already says",
+		"overturned",
+		"never confirmed",
+		`"basis"`,
+		`"lines"`,
+		`"updates"`,
+		"- release-day (rule): Release on Wednesdays — Releases go out on Wednesdays\n",
+		"- vat-guess (gotcha): VAT guess — A guess [written from the earlier part of this session]\n",
 	} {
 		if !strings.Contains(p, want) {
 			t.Errorf("prompt lacks %q", want)
@@ -219,8 +249,11 @@ func TestPrompt(t *testing.T) {
 			t.Errorf("prompt does not offer class %q", c)
 		}
 	}
-	if !strings.Contains(Prompt(digest, 0), fmt.Sprintf("at most %d memories", DefaultMax)) {
+	if !strings.Contains(Prompt(digest, nil, 0), fmt.Sprintf("at most %d memories", DefaultMax)) {
 		t.Error("max 0 should mean DefaultMax")
+	}
+	if !strings.Contains(Prompt(digest, nil, 0), "description):\n(none)\n") {
+		t.Error("an empty store should be said to hold nothing")
 	}
 }
 

@@ -98,16 +98,16 @@ func TestDigest(t *testing.T) {
 				toolLineJSON("ExitPlanMode", map[string]any{}),
 				userLine("Round per line, never on the total — finance insists."),
 			},
-			want: "user: Why is VAT off by one cent?\n" +
-				"assistant: Let me look.\n" +
-				"tool: Bash pytest shop/\n" +
-				"error: Exit code 1 FAILED test_tax.py::test_lines\n" +
-				"tool: Edit /w/shop/tax.py\n" +
-				"tool: Write /w/shop/notes.md\n" +
-				"tool: Task Audit refunds\n" +
-				"tool: WebFetch https://docs.example.com/vat\n" +
-				"tool: ExitPlanMode\n" +
-				"user: Round per line, never on the total — finance insists.",
+			want: "L1 user: Why is VAT off by one cent?\n" +
+				"L2 assistant: Let me look.\n" +
+				"L3 tool: Bash pytest shop/\n" +
+				"L4 error: Exit code 1 FAILED test_tax.py::test_lines\n" +
+				"L5 tool: Edit /w/shop/tax.py\n" +
+				"L6 tool: Write /w/shop/notes.md\n" +
+				"L7 tool: Task Audit refunds\n" +
+				"L8 tool: WebFetch https://docs.example.com/vat\n" +
+				"L9 tool: ExitPlanMode\n" +
+				"L10 user: Round per line, never on the total — finance insists.",
 		},
 		{
 			name: "Claude Code's own messages are left out",
@@ -120,14 +120,24 @@ func TestDigest(t *testing.T) {
 					"content": []any{map[string]any{"type": "text", "text": "API Error: 529 overloaded"}}}}),
 				userLine("hello"),
 			},
-			want: "user: hello",
+			want: "L1 user: hello",
+		},
+		{
+			name: "a refused tool call is the developer's word",
+			lines: []string{
+				toolLineJSON("Bash", map[string]any{"command": "npm install"}),
+				resultLine("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  use pnpm", true),
+				toolLineJSON("Bash", map[string]any{"command": "rm -rf dist"}),
+				resultLine("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", true),
+			},
+			want: "L1 tool: Bash npm install\nL2 user: (refusing the tool call) use pnpm\nL3 tool: Bash rm -rf dist\nL4 error: the developer refused this tool call",
 		},
 		{
 			name: "error as a list of blocks",
 			lines: []string{
 				resultLine([]any{map[string]any{"type": "text", "text": "permission denied"}}, true),
 			},
-			want: "error: permission denied",
+			want: "L1 error: permission denied",
 		},
 		{
 			name: "multi-line text on one line, long command cut",
@@ -135,8 +145,8 @@ func TestDigest(t *testing.T) {
 				textLine("First line.\n\n  Second\tline."),
 				toolLineJSON("Bash", map[string]any{"command": "echo " + long}),
 			},
-			want: "assistant: First line. Second line.\n" +
-				"tool: " + ("Bash echo " + long)[:commandCap-len("…")] + "…",
+			want: "L1 assistant: First line. Second line.\n" +
+				"L2 tool: " + ("Bash echo " + long)[:commandCap-len("…")] + "…",
 		},
 		{
 			name: "repeats collapsed",
@@ -147,17 +157,17 @@ func TestDigest(t *testing.T) {
 				textLine("green"),
 				toolLineJSON("Bash", map[string]any{"command": "go test ./..."}),
 			},
-			want: "tool: Bash go test ./... (×3)\nassistant: green\ntool: Bash go test ./...",
+			want: "L1 tool: Bash go test ./... (×3)\nL2 assistant: green\nL3 tool: Bash go test ./...",
 		},
 		{
 			name:  "subagent lines dropped beside a main conversation",
 			lines: []string{userLine("main task"), sideTextLine("subagent chatter"), textLine("done")},
-			want:  "user: main task\nassistant: done",
+			want:  "L1 user: main task\nL2 assistant: done",
 		},
 		{
 			name:  "a subagent's own file is digested",
 			lines: []string{sideTextLine("subagent finding")},
-			want:  "assistant: subagent finding",
+			want:  "L1 assistant: subagent finding",
 		},
 		{
 			name:  "empty transcript",
@@ -167,7 +177,7 @@ func TestDigest(t *testing.T) {
 		{
 			name:  "malformed lines skipped",
 			lines: []string{"not json", `{"type":"user"`, userLine("still here")},
-			want:  "user: still here",
+			want:  "L1 user: still here",
 		},
 		{
 			name: "too long: first prompt, marker, then the end",
@@ -178,17 +188,17 @@ func TestDigest(t *testing.T) {
 				textLine("three " + strings.Repeat("c", 40)),
 				userLine("did you push?"),
 			},
-			max: 160,
-			want: "user: Implement t…\n" +
+			max: 170,
+			want: "L1 user: Implement…\n" +
 				"[… 2 earlier lines left out]\n" +
-				"assistant: three " + strings.Repeat("c", 40) + "\n" +
-				"user: did you push?",
+				"L4 assistant: three " + strings.Repeat("c", 40) + "\n" +
+				"L5 user: did you push?",
 		},
 		{
 			name:  "too long, but the end reaches back to the first prompt: shown once",
 			lines: []string{textLine("intro " + strings.Repeat("a", 40)), userLine("go"), textLine("ok")},
-			max:   70,
-			want:  "[… 1 earlier lines left out]\nuser: go\nassistant: ok",
+			max:   76,
+			want:  "[… 1 earlier lines left out]\nL2 user: go\nL3 assistant: ok",
 		},
 		{
 			name:  "too long for even the last line: its end",

@@ -18,7 +18,7 @@ func ExampleCheck() {
 		{Name: "Never force-push main", Description: "Use a revert PR instead", Class: "rule", Body: "Revert, never force-push."},
 		{Name: "Staging DB moved to pg16", Class: "fact", Importance: 8, Body: "Staging Postgres is atlas-staging-pg16.", Why: "The old host was deleted."},
 		{Name: "Session summary", Class: "diary", Body: "Today we edited three files."},
-	}, find, 5)
+	}, capture.Input{Find: find, Max: 5})
 	for _, p := range keep {
 		fmt.Printf("keep %s (importance %d)\n%s\n", p.Name, p.Importance, p.Text())
 	}

@@ -1,0 +1,210 @@
+package capture
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The guard drops a proposal whose claim the session's own later text
+// contradicts, whatever the model made of the markers. It compares, sentence
+// by sentence, what a proposal says with what the session overturned (the
+// statement lines of Overturned arcs) or only suspected (Unconfirmed ones):
+// a proposal sentence that shares at least guardShared content terms with
+// such a sentence, covering half of the proposal sentence's terms and two
+// fifths of the statement's, and says it with the same polarity (both
+// negated or neither: "it is not X" keeps a refutation, "it is X" repeats
+// the belief), restates it. A hypothesis restated with a hedge of its own
+// ("suspected", "unconfirmed") is not stated as fact.
+//
+// A sentence of an overturned line that a later line says again (reaffirmed)
+// is not guarded: only what the session dropped is. The bars are set to
+// catch a restatement, not a topic: a memory about the
+// real cause usually shares a word or two with the wrong first guess (the
+// same file, the same symptom) and must be kept. The model's own evidence is
+// checked too: a proposal whose every cited line is such a statement rests
+// on nothing the session kept.
+const guardShared = 3
+
+// negation finds a sentence that denies: the polarity the guard compares.
+var negation = regexp.MustCompile(`(?i)\b(not|no|never|none|nothing|neither|nor|without|isn'?t|wasn'?t|aren'?t|weren'?t|doesn'?t|didn'?t|don'?t|can'?t|cannot|couldn'?t|won'?t|ruled out|rather than|instead of|red herring|disproved|refuted|wrong)\b|n't\b`)
+
+// modal finds a sentence that says a thing as possible, not as so: a
+// hypothesis written that way is said as what it is.
+var modal = regexp.MustCompile(`(?i)\b(might|may|could|possibly|probably|likely|perhaps|presumably|suspect\w*)\b`)
+
+// askCue finds a developer asking for something to be kept: the condition
+// for storing an open question.
+var askCue = regexp.MustCompile(`(?i)\b(remember|note (this|that|it|down)|make a note|take a note|write (this|that|it) down|keep (this|that) in mind|save (this|that)|for next time|don'?t forget|memor(y|ize|ise)|jot)\b`)
+
+type badStatement struct {
+	arc       Arc
+	sentences []sentence
+}
+
+type sentence struct {
+	text    string
+	terms   map[string]bool
+	negated bool
+}
+
+type guard struct {
+	bad   map[int]badStatement // by line number
+	order []int
+	asked bool // the developer asked for a note
+}
+
+func newGuard(s *Session) *guard {
+	g := &guard{bad: map[int]badStatement{}}
+	if s == nil {
+		return g
+	}
+	byN := map[int]Line{}
+	for _, l := range s.Lines {
+		byN[l.N] = l
+		if l.Role == RoleUser && askCue.MatchString(l.Text) {
+			g.asked = true
+		}
+	}
+	for _, a := range s.Arcs {
+		if a.Kind != Overturned && a.Kind != Unconfirmed {
+			continue
+		}
+		l, ok := byN[a.Line]
+		if !ok {
+			continue
+		}
+		// What was overturned is the line's claims (its sentences of cause,
+		// diagnosis or fix), not its descriptions; what is unconfirmed, its
+		// hypothesis.
+		txt := l.Text
+		if a.Kind == Unconfirmed {
+			txt, _ = cueText(txt, hedgeSentence{})
+		} else if c, _ := cueText(txt, claimSentence{}); c != "" {
+			txt = c
+		}
+		var ss []sentence
+		for _, x := range sentences(txt) {
+			// The hedge ("I suspect", "not checked") is not the claim.
+			if t := termSet(strongHedge.ReplaceAllString(x, "")); len(t) >= guardShared {
+				ss = append(ss, sentence{text: x, terms: t, negated: denies(x)})
+			}
+		}
+		if a.Kind == Overturned {
+			ss = slices.DeleteFunc(ss, func(x sentence) bool { return reaffirmed(x, a.By, s) })
+		}
+		g.bad[a.Line] = badStatement{arc: a, sentences: ss}
+		g.order = append(g.order, a.Line)
+	}
+	return g
+}
+
+// claimSentence matches a sentence of claim or hypothesis, for cueText.
+type claimSentence struct{}
+
+func (claimSentence) MatchString(s string) bool { return claimCue.MatchString(s) || hedged(s) }
+
+// reaffirmed reports whether a line after line n, the one that overturned
+// x's line, says x again with x's polarity: part of an overturned line often stood (the
+// rejected turn's change was kept for another reason, its first sentence
+// described the code correctly), and only what the session dropped is
+// guarded. A later line that is itself an overturned statement does not
+// count; nor does one of opposite polarity, which is the refutation.
+func reaffirmed(x sentence, n int, s *Session) bool {
+	bad := map[int]bool{}
+	for _, a := range s.Arcs {
+		if a.Kind == Overturned {
+			bad[a.Line] = true
+		}
+	}
+	for _, l := range s.Lines {
+		if l.N <= n || bad[l.N] || (l.Role != RoleUser && l.Role != RoleAssistant) {
+			continue
+		}
+		for _, y := range sentences(l.Text) {
+			k := overlap(x.terms, termSet(y))
+			if k >= 2 && 3*k >= len(x.terms) && denies(y) == x.negated {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// denies reports the polarity of a sentence, its hedges aside ("not proven"
+// qualifies a claim, it does not deny it).
+func denies(s string) bool {
+	return negation.MatchString(strongHedge.ReplaceAllString(s, ""))
+}
+
+// check returns p, labelled when it is a kept open question, or the reason
+// it is dropped.
+func (g *guard) check(p Proposal) (Proposal, string) {
+	if len(p.Lines) > 0 && len(g.bad) > 0 {
+		all := true
+		for _, n := range p.Lines {
+			if _, bad := g.bad[n]; !bad {
+				all = false
+				break
+			}
+		}
+		if all {
+			return p, fmt.Sprintf("rests only on %s, which the session %s", lineList(p.Lines), g.fate(p.Lines[0]))
+		}
+	}
+	if p.Basis == BasisOpen {
+		if !g.asked {
+			return p, "an open question, and the developer did not ask to keep one"
+		}
+		if !strings.HasPrefix(p.Name, OpenPrefix) {
+			p.Name = OpenPrefix + p.Name
+		}
+		if !slices.Contains(p.Tags, "open-question") {
+			p.Tags = append(p.Tags, "open-question")
+		}
+	}
+	for _, part := range []string{p.Name, p.Description, p.Body, p.Why} {
+		for _, x := range sentences(part) {
+			st := termSet(x)
+			if len(st) < guardShared {
+				continue
+			}
+			neg, hedge := denies(x), strongHedge.MatchString(x) || modal.MatchString(x)
+			for _, n := range g.order {
+				b := g.bad[n]
+				if b.arc.Kind == Unconfirmed && (hedge || p.Basis == BasisOpen) {
+					continue // said as what it is: a suspicion
+				}
+				for _, bs := range b.sentences {
+					k := overlap(st, bs.terms)
+					if k >= guardShared && 2*k >= len(st) && 5*k >= 2*len(bs.terms) && neg == bs.negated {
+						return p, fmt.Sprintf("%q restates L%d, which the session %s", cutEnd(x, 120), n, g.fate(n))
+					}
+				}
+			}
+		}
+	}
+	return p, ""
+}
+
+// fate says what became of the statement on line n.
+func (g *guard) fate(n int) string {
+	b, ok := g.bad[n]
+	switch {
+	case !ok:
+		return "kept"
+	case b.arc.Kind == Overturned:
+		return fmt.Sprintf("overturned (L%d: %s)", b.arc.By, b.arc.How)
+	default:
+		return "never confirmed"
+	}
+}
+
+func lineList(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprintf("L%d", n)
+	}
+	return strings.Join(parts, ", ")
+}
