@@ -37,10 +37,10 @@ type Captured struct {
 //   - snapshot, without the store's lock: the session's progress (how far
 //     it was captured before, under <git-common-dir>/mem/capture/), the
 //     transcript, the index, and the related memories the prompt shows;
-//   - plan: the model call and the checks, holding only the "model" lock,
-//     so that one model process runs per repository and a second capture of
-//     the same session (PreCompact, then SessionEnd) waits and then sends
-//     only what is new;
+//   - plan: the model call and the checks, with no lock of the store's; the
+//     caller holds the model lock (Repo.LockModel), so that one model
+//     process runs per repository and a second capture of the same session
+//     (PreCompact, then SessionEnd) waits and then sends only what is new;
 //   - apply, under the store's lock: a proposal whose slug was taken since
 //     the snapshot, whose updated memory changed since, or that a memory
 //     written since already holds is skipped; the rest is one commit.
@@ -48,11 +48,6 @@ type Captured struct {
 // The session's progress advances once the model has answered, whatever it
 // proposed, so a session is never sent twice.
 func (r *Repo) Capture(ctx context.Context, a model.Asker, transcriptPath string, max int) (Captured, error) {
-	unlockModel, err := r.LockModel(ctx)
-	if err != nil {
-		return Captured{}, err
-	}
-	defer unlockModel()
 	dir := filepath.Join(r.files.StateDir(), "capture")
 	prog, err := capture.LoadProgress(dir, transcriptPath)
 	if err != nil {
