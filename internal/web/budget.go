@@ -15,6 +15,7 @@ type indexFile struct {
 	mdparse.Budget
 	Lines   []budgetLine
 	Below   []budgetLine // from the cut on: never loaded
+	Before  []budgetLine // the last lines loaded, above the cut
 	Loaded  int          // bytes loaded
 	Hidden  []string
 	Tokens  int
@@ -70,7 +71,10 @@ func (s *Server) budget(w http.ResponseWriter, r *http.Request) {
 				x.Loaded += len(l) + 1
 			}
 		}
-		x.Loaded = min(x.Loaded, x.Bytes)
+		x.Loaded = min(x.Loaded, x.Bytes, mdparse.CatalogMaxBytes)
+		if len(x.Below) > 0 {
+			x.Before = x.Lines[max(0, len(x.Lines)-5):]
+		}
 		x.Tokens = tokens(x.Loaded)
 		p.AlwaysTokens += x.Tokens
 		p.Files = append(p.Files, x)

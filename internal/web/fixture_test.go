@@ -16,6 +16,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/curator"
+	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/enrich"
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/profile"
@@ -227,3 +228,9 @@ func wantNotIn(t *testing.T, page string, bad ...string) {
 }
 
 var _ = time.Second
+
+type decisionLine = hooks.Decision
+
+func decisionsOf(f *fixture) ([]hooks.Decision, error) {
+	return hooks.Decisions(f.repo.Place.CacheDir())
+}

@@ -258,7 +258,7 @@ func TestBudgetPage(t *testing.T) {
 	page := f.get("/budget")
 	wantIn(t, page, ".claude/agent-memory/MEMORY.md", "over the cliff", "loading stops at line 201",
 		"Claude Code stops loading here", "Lost section", "The newest entry", // what lies below
-		"PROFILE.md", "1 lines, 24 of 1375 characters", "tokens always on")
+		"PROFILE.md", "characters: 24 of 1375", "tokens always on")
 }
 
 func TestInjectionsAndMarks(t *testing.T) {
