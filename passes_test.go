@@ -322,3 +322,50 @@ func TestLearnAlias(t *testing.T) {
 		t.Error("a refused alias made a commit")
 	}
 }
+
+// TestCaptureLeavesWhatWasStoredMeanwhile: capture asks its model without
+// the store's lock, so writers go on; a memory a person stored meanwhile
+// under the name the model proposes is left as the person wrote it, and
+// the proposal is reported skipped.
+func TestCaptureLeavesWhatWasStoredMeanwhile(t *testing.T) {
+	r := newRepo(t)
+	store(t, r, vatLine)
+	session := filepath.Join(t.TempDir(), "session.jsonl")
+	err := os.WriteFile(session, []byte(`{"type":"user","message":{"role":"user","content":"why did studios get billed twice?"},"uuid":"u1","sessionId":"s"}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"The invoice job was run by hand at 14:00 after the nightly run at 02:00 UTC."}]},"uuid":"a1","sessionId":"s"}
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, m := newGatedModel(t, map[string]any{"memories": []map[string]any{{
+		"name": "Invoices are generated nightly at 02:00 UTC", "description": "The invoice job runs at 02:00 UTC; manual runs double-bill",
+		"class": "gotcha", "importance": 6, "tags": []string{"invoices"},
+		"body": "Do not run the invoice job by hand during the day.", "why": "A manual run billed 40 studios twice.",
+	}}})
+	done := make(chan struct{})
+	var res mem.Captured
+	var capErr error
+	go func() {
+		defer close(done)
+		res, capErr = r.Capture(context.Background(), m, session, 5)
+	}()
+	g.waitStarted(t, done)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	w, err := r.Store(ctx, mem.Note{Name: "Invoices are generated nightly at 02:00 UTC", Body: "Written by hand while capture ran."})
+	if err != nil {
+		t.Fatalf("store while capture asked its model: %v", err)
+	}
+	g.release(t)
+	<-done
+	if capErr != nil {
+		t.Fatal(capErr)
+	}
+	if len(res.Written) != 0 || len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0].Reason, "already exists") {
+		t.Fatalf("written %+v, skipped %+v", res.Written, res.Skipped)
+	}
+	data, err := os.ReadFile(filepath.Join(r.Place.Store, w.Slug+".md"))
+	if err != nil || !strings.Contains(string(data), "Written by hand while capture ran.") || strings.Contains(string(data), "double-bill") {
+		t.Errorf("the person's memory was overwritten (%v):\n%s", err, data)
+	}
+}
