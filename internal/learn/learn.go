@@ -72,10 +72,22 @@ const (
 const decisionSkew = 2 * time.Minute
 
 // Memories is what learning knows of the store: its memories, by slug with
-// their names, and the directories whose .md files are memories.
+// their names and the terms of their name, description and tags, and the
+// directories whose .md files are memories.
 type Memories struct {
-	Names map[string]string // slug → name
-	Dirs  []string          // absolute
+	Names map[string]string          // slug → name
+	Terms map[string]map[string]bool // slug → terms of its name, description and tags (SummaryTerms)
+	Dirs  []string                   // absolute
+}
+
+// SummaryTerms are the search terms of a memory's name, description and
+// tags, lower-cased, as Memories.Terms holds them.
+func SummaryTerms(name, description string, tags []string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range search.Tokens(strings.ToLower(name + "\n" + description + "\n" + strings.Join(tags, "\n"))) {
+		out[t] = true
+	}
+	return out
 }
 
 // Lookup is one memory the agent found in a turn.
@@ -278,10 +290,12 @@ func (r *turnReader) slugsIn(text string) []string {
 // order: the words of the prompt whose terms the search's own query
 // building keeps as typed prose (search.Query.Typed), without filler,
 // stopwords, pasted logs or URLs. "" when the prompt has no topic.
-func Phrase(prompt string) string {
+func Phrase(prompt string) string { return strings.Join(phraseWords(prompt), " ") }
+
+func phraseWords(prompt string) []string {
 	typed := search.ParseQuery(prompt, "").Typed()
 	if len(typed) == 0 {
-		return ""
+		return nil
 	}
 	want := map[string]bool{}
 	for _, t := range typed {
@@ -303,7 +317,28 @@ func Phrase(prompt string) string {
 			}
 		}
 	}
-	return strings.Join(words, " ")
+	return words
+}
+
+// without drops the words whose terms are all about the memories the hook
+// showed instead (their name, description or tags) and none about the
+// memory found: those words found the others, not it.
+func without(words []string, found string, shown []string, mems Memories) []string {
+	var out []string
+	for _, w := range words {
+		terms := search.Tokens(strings.ToLower(w))
+		theirs := len(terms) > 0
+		for _, t := range terms {
+			if mems.Terms[found][t] || !slices.ContainsFunc(shown, func(s string) bool { return mems.Terms[s][t] }) {
+				theirs = false
+				break
+			}
+		}
+		if !theirs {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // Key is what recurrence compares: an alias's content terms, sorted, each once.
@@ -314,8 +349,10 @@ func Key(alias string) string {
 }
 
 // Candidates makes the candidates of turns, given the prompt hook's
-// decisions (of every session; each turn takes its own).
-func Candidates(turns []Turn, decisions []hooks.Decision) []Candidate {
+// decisions (of every session; each turn takes its own). When the hook
+// showed other memories, the prompt's words that are about them and not
+// about the memory found are left out of its alias.
+func Candidates(turns []Turn, decisions []hooks.Decision, mems Memories) []Candidate {
 	var out []Candidate
 	taken := map[int]bool{}
 	for _, t := range turns {
@@ -326,21 +363,27 @@ func Candidates(turns []Turn, decisions []hooks.Decision) []Candidate {
 		if !ok {
 			continue
 		}
-		alias := Phrase(t.Prompt)
-		if alias == "" || secrets.Check("prompt", alias) != nil {
+		words := phraseWords(t.Prompt)
+		if len(words) == 0 || secrets.Check("prompt", strings.Join(words, " ")) != nil {
 			continue
 		}
-		injected := map[string]bool{}
+		var shown []string
 		for _, r := range d.Results {
-			injected[r.Slug] = true
+			shown = append(shown, r.Slug)
 		}
 		hook := HookSilent
-		if d.Injected && len(d.Results) > 0 {
+		if d.Injected && len(shown) > 0 {
 			hook = HookOther
 		}
 		for _, f := range t.Found {
-			if d.Injected && injected[f.Slug] {
+			if d.Injected && slices.Contains(shown, f.Slug) {
 				continue // the hook found it: nothing to learn
+			}
+			alias := strings.Join(words, " ")
+			if hook == HookOther {
+				if alias = strings.Join(without(words, f.Slug, shown, mems), " "); alias == "" {
+					continue
+				}
 			}
 			out = append(out, Candidate{
 				Session: t.Session, PromptID: t.PromptID, Time: t.Time.UTC(),

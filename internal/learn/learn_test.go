@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -33,7 +34,11 @@ var (
 	t0   = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	mems = Memories{
 		Names: map[string]string{"spanish-vat-rounds-per-line": "Spanish VAT rounds per line", "no-friday-deploys": "No Friday deploys"},
-		Dirs:  []string{"/repo/.claude/agent-memory"},
+		Terms: map[string]map[string]bool{
+			"spanish-vat-rounds-per-line": SummaryTerms("Spanish VAT rounds per line", "VAT is rounded per order line", []string{"checkout", "vat"}),
+			"no-friday-deploys":           SummaryTerms("No Friday deploys", "Nothing ships on a Friday", []string{"deploy", "checkout"}),
+		},
+		Dirs: []string{"/repo/.claude/agent-memory"},
 	}
 )
 
@@ -132,6 +137,12 @@ func TestCandidates(t *testing.T) {
 			want:      vat + "/search/true/silent",
 		},
 		{
+			name:      "other memories injected: their words are left out of the alias",
+			lines:     []string{prompt("u1", "s1", "friday deploys made my checkout basket a penny short", t0), toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
+			decisions: []hooks.Decision{decision("s1", "friday deploys made my checkout basket a penny short", t0, friday)},
+			want:      vat + "/show/false/other/checkout basket penny short",
+		},
+		{
 			name:      "the hook injected it already: nothing to learn",
 			lines:     []string{prompt("u1", "s1", ask, t0), toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
 			decisions: []hooks.Decision{decision("s1", ask, t0, vat)},
@@ -170,9 +181,13 @@ func TestCandidates(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, c := range Candidates(turns, tt.decisions) {
-				got = append(got, fmt.Sprintf("%s/%s/%v/%s", c.Slug, c.How, c.Used, c.Hook))
-				if c.Alias != "basket penny short" || c.Key != Key(c.Alias) || c.Session != "s1" || c.PromptID != "u1" {
+			for _, c := range Candidates(turns, tt.decisions, mems) {
+				g := fmt.Sprintf("%s/%s/%v/%s", c.Slug, c.How, c.Used, c.Hook)
+				if c.Alias != "basket penny short" {
+					g += "/" + c.Alias
+				}
+				got = append(got, g)
+				if c.Key != Key(c.Alias) || c.Session != "s1" || c.PromptID != "u1" {
 					t.Errorf("candidate %+v", c)
 				}
 			}
@@ -197,14 +212,14 @@ func TestReadResumesAtTheLastTurn(t *testing.T) {
 	}
 	d := []hooks.Decision{decision("s1", ask, t0)}
 	b := &Book{Offsets: map[string]int64{}}
-	if n := b.Add(Candidates(turns, d)); n != 1 {
+	if n := b.Add(Candidates(turns, d, mems)); n != 1 {
 		t.Fatalf("added %d", n)
 	}
 	again, _, err := Read(p, resume, mems)
 	if err != nil || len(again) != 1 {
 		t.Fatalf("read again: %d turns, %v", len(again), err)
 	}
-	if n := b.Add(Candidates(again, d)); n != 0 {
+	if n := b.Add(Candidates(again, d, mems)); n != 0 {
 		t.Errorf("the same candidate added again (%d)", n)
 	}
 }
@@ -302,10 +317,35 @@ func FuzzRead(f *testing.F) {
 		for _, tu := range turns {
 			ds = append(ds, decision(tu.Session, tu.Prompt, tu.Time))
 		}
-		for _, c := range Candidates(turns, ds) {
+		for _, c := range Candidates(turns, ds, mems) {
 			if _, ok := mems.Names[c.Slug]; !ok {
 				t.Errorf("candidate for an unknown memory %q", c.Slug)
 			}
 		}
 	})
+}
+
+// TestReadRealTranscripts: on real Claude Code transcripts, reading from
+// where the last read left off gives the last turn again and nothing else,
+// and every turn starts at a prompt's line.
+func TestReadRealTranscripts(t *testing.T) {
+	for _, p := range shared.Transcripts(t) {
+		turns, resume, err := Read(p, 0, mems)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if len(turns) == 0 {
+			continue
+		}
+		again, resume2, err := Read(p, resume, mems)
+		if err != nil || len(again) != 1 || resume2 != resume || again[0].PromptID != turns[len(turns)-1].PromptID {
+			t.Errorf("%s: read again from %d: %d turns, resume %d, %v", filepath.Base(p), resume, len(again), resume2, err)
+		}
+		for _, tu := range turns {
+			if tu.Prompt == "" || tu.Offset < 0 {
+				t.Errorf("%s: turn %+v", filepath.Base(p), tu)
+			}
+		}
+	}
 }

@@ -36,12 +36,13 @@ func Run(ctx context.Context, r *mem.Repo, transcriptPath string, now time.Time)
 	if err != nil {
 		return rep, err
 	}
-	mems := Memories{Names: map[string]string{}, Dirs: []string{r.Place.Store}}
+	mems := Memories{Names: map[string]string{}, Terms: map[string]map[string]bool{}, Dirs: []string{r.Place.Store}}
 	if real, err := filepath.EvalSymlinks(r.Place.Store); err == nil && real != r.Place.Store {
 		mems.Dirs = append(mems.Dirs, real)
 	}
 	for _, e := range entries {
 		mems.Names[e.Slug] = e.Name
+		mems.Terms[e.Slug] = SummaryTerms(e.Name, e.Description, e.Tags)
 	}
 	path, err := filepath.Abs(transcriptPath)
 	if err != nil {
@@ -56,7 +57,7 @@ func Run(ctx context.Context, r *mem.Repo, transcriptPath string, now time.Time)
 	if err != nil {
 		return rep, err
 	}
-	cands := Candidates(turns, decisions)
+	cands := Candidates(turns, decisions, mems)
 	rep.Candidates = append(rep.Candidates, cands...)
 	book.Add(cands)
 	for _, i := range book.Ready() {
