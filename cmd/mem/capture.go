@@ -50,12 +50,7 @@ func (c captureCmd) Run(e *env) error {
 	if m == nil {
 		return errors.New("capture needs a model: install `claude` or set MEM_MODEL_CMD")
 	}
-	unlock, err := lockModel(e, r, m)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	res, err := r.Capture(e.ctx, m, c.Transcript, c.Max)
+	res, err := r.Capture(e.ctx, m, c.Transcript, c.Max) // takes the model lock itself
 	if err != nil {
 		return err
 	}
