@@ -18,7 +18,6 @@ package curator
 // words is a reason to ask, not a tension.
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -31,6 +30,7 @@ import (
 	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/text"
+	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -96,46 +96,22 @@ func BoundaryRules(p profile.Profile, workTree string) []Rule {
 }
 
 // RulesOf returns the list items of a rule file (CLAUDE.md, AGENTS.md) as
-// rules named "FILE:LINE": lines starting with "-", "*", "+" or "1." outside
-// code fences and HTML comments, with at least minSharedTerms words that
-// could be shared.
+// rules named "FILE:LINE": list items (mdparse.ListItem) outside code
+// fences and HTML comments, without their task box, with at least
+// minSharedTerms words that could be shared.
 func RulesOf(file string, data []byte) []Rule {
 	var out []Rule
-	inFence, inComment := false, false
-	for i, line := range strings.Split(string(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))), "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case inComment:
-			inComment = !strings.Contains(t, "-->")
-			continue
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			inFence = !inFence
-			continue
-		case inFence:
-			continue
-		case strings.HasPrefix(t, "<!--"):
-			inComment = !strings.Contains(t, "-->")
+	for _, l := range mdparse.Lines(data) {
+		if l.Kind != mdparse.LineListItem {
 			continue
 		}
-		item, ok := listText(t)
-		if !ok || len(ruleTerms(item)) < minSharedTerms {
+		item := mdparse.TaskText(l.Text)
+		if len(ruleTerms(item)) < minSharedTerms {
 			continue
 		}
-		out = append(out, Rule{Source: fmt.Sprintf("%s:%d", file, i+1), Kind: "rule", Text: item})
+		out = append(out, Rule{Source: fmt.Sprintf("%s:%d", file, l.Num), Kind: "rule", Text: item})
 	}
 	return out
-}
-
-func listText(t string) (string, bool) {
-	for _, m := range []string{"- ", "* ", "+ "} {
-		if rest, ok := strings.CutPrefix(t, m); ok {
-			return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(rest, "[ ] "), "[x] ")), true
-		}
-	}
-	if i := strings.IndexAny(t, ".)"); i > 0 && i <= 3 && strings.Trim(t[:i], "0123456789") == "" && strings.HasPrefix(t[i+1:], " ") {
-		return strings.TrimSpace(t[i+1:]), true
-	}
-	return "", false
 }
 
 // ruleTerms are the terms of a text that can relate it to a memory: stemmed

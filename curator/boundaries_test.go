@@ -10,6 +10,21 @@ import (
 	"github.com/mem-dev/mem/internal/modeltest"
 )
 
+// TestRulesOfFences: a rule file that quotes markdown in a four-backtick
+// fence has no rules in the quote, and a list marker followed by a tab
+// starts an item, as CommonMark reads them.
+func TestRulesOfFences(t *testing.T) {
+	data := "````md\n```\n- quoted deploy rule inside the example\n```\n````\n-\tNever deploy on a friday afternoon\n"
+	var got []string
+	for _, r := range RulesOf("CLAUDE.md", []byte(data)) {
+		got = append(got, r.Source+" "+r.Text)
+	}
+	want := []string{"CLAUDE.md:6 Never deploy on a friday afternoon"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("RulesOf = %q, want %q", got, want)
+	}
+}
+
 func TestRulesOf(t *testing.T) {
 	data := "# Project\r\n\r\nSome prose about deploys and reviews.\r\n- Run `make lint` before pushing\r\n" +
 		"* ok\r\n```\r\n- deploy from the fenced block\r\n```\r\n<!-- - hidden rule about deploys\r\n-->\r\n" +

@@ -1,7 +1,6 @@
 package mdparse
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 )
@@ -75,40 +74,18 @@ func MeasureClaudeMD(file string, data []byte) (b Budget, warn bool) {
 type loadedLine struct {
 	num  int    // line number in the file, 1-based
 	text []byte // the line, newline included
+	code bool   // in a fenced code block, fences included
 }
 
 // loaded returns the lines left after stripping what Claude Code strips: a
-// YAML frontmatter (only when it is closed), and block-level HTML comments,
-// which run, as CommonMark HTML blocks do, from a line that starts with
-// "<!--" (up to three spaces in) to the end of the line holding "-->" (or to
-// the end of the file). Comments inside fenced code blocks stay.
+// YAML frontmatter (only when it is closed), and block-level HTML comments
+// outside code fences, as Lines tells them.
 func loaded(data []byte) []loadedLine {
-	data = bytes.TrimPrefix(data, bom)
-	num := 1
-	if open, fm, closing, _, err := split(data); err == nil && open != nil {
-		skip := len(open) + len(fm) + len(closing)
-		num += bytes.Count(data[:skip], []byte("\n"))
-		data = data[skip:]
-	}
 	var out []loadedLine
-	var fence fenceState
-	inComment := false
-	for ; len(data) > 0; num++ {
-		var line []byte
-		line, data = cutLine(data)
-		s := strings.TrimRight(string(line), "\r\n")
-		if inComment {
-			inComment = !strings.Contains(s, "-->")
-			continue
+	for _, l := range Lines(data) {
+		if l.Kind != LineFrontmatter && l.Kind != LineComment {
+			out = append(out, loadedLine{num: l.Num, text: l.Raw, code: l.Kind == LineFence || l.Kind == LineCode})
 		}
-		if !fence.step(s) {
-			t := strings.TrimLeft(s, " ")
-			if len(s)-len(t) <= 3 && strings.HasPrefix(t, "<!--") {
-				inComment = !strings.Contains(t[4:], "-->")
-				continue
-			}
-		}
-		out = append(out, loadedLine{num: num, text: line})
 	}
 	return out
 }
@@ -117,13 +94,11 @@ func loaded(data []byte) []loadedLine {
 // line cut on, skipping code blocks.
 func hidden(lines []loadedLine, cut int) []string {
 	var out []string
-	var fence fenceState
 	for _, l := range lines {
-		s := strings.TrimRight(string(l.text), " \t\r\n")
-		if fence.step(s) || l.num < cut {
+		if l.code || l.num < cut {
 			continue
 		}
-		if e := entryTitle(s); e != "" {
+		if e := entryTitle(strings.TrimRight(string(l.text), " \t\r\n")); e != "" {
 			out = append(out, e)
 		}
 	}
@@ -143,11 +118,11 @@ func entryTitle(s string) string {
 		}
 		return ""
 	}
-	rest, ok := listItem(t)
+	rest, ok := ListItem(t)
 	if !ok {
 		return ""
 	}
-	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "[ ] "), "[x] ")
+	rest = TaskText(rest)
 	if m := leadingLink.FindStringSubmatch(rest); m != nil {
 		if txt := cleanHeading(m[1]); txt != "" {
 			return txt
@@ -162,21 +137,6 @@ var (
 	entryMarkup = strings.NewReplacer("*", "", "[", "", "]", "")
 	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 )
-
-// listItem returns the text of a bullet or ordered list item.
-func listItem(t string) (string, bool) {
-	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && (t[1] == ' ' || t[1] == '\t') {
-		return strings.TrimSpace(t[2:]), true
-	}
-	i := 0
-	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && (t[i+1] == ' ' || t[i+1] == '\t') {
-		return strings.TrimSpace(t[i+2:]), true
-	}
-	return "", false
-}
 
 // firstWords keeps at most n words and about max bytes of s.
 func firstWords(s string, n, max int) string {

@@ -513,39 +513,3 @@ func bodyEOL(b []byte) string {
 	return "\n"
 }
 
-// fenceState tracks fenced code blocks across lines.
-type fenceState struct {
-	char byte
-	n    int
-}
-
-// step reports whether line (without its newline) is part of a fenced code
-// block, opening or closing fence included.
-func (f *fenceState) step(line string) bool {
-	t := strings.TrimLeft(line, " \t")
-	if f.n > 0 {
-		if run := fenceRun(t); run >= f.n && t[0] == f.char && strings.TrimSpace(t[run:]) == "" {
-			f.n = 0
-		}
-		return true
-	}
-	if run := fenceRun(t); run >= 3 {
-		if t[0] == '`' && strings.Contains(t[run:], "`") {
-			return false
-		}
-		f.char, f.n = t[0], run
-		return true
-	}
-	return false
-}
-
-func fenceRun(t string) int {
-	if t == "" || (t[0] != '`' && t[0] != '~') {
-		return 0
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	return n
-}

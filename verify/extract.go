@@ -113,47 +113,22 @@ func segments(md string) []string {
 			cur = nil
 		}
 	}
-	fence := ""
-	for _, line := range strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n") {
-		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				fence = ""
-			}
-			continue
-		}
-		if f := fenceOpen(t); f != "" {
-			flush()
-			fence = f
-			continue
-		}
-		if t == "" {
+	for _, l := range mdparse.BodyLines([]byte(md)) {
+		switch l.Kind {
+		case mdparse.LineFence, mdparse.LineCode, mdparse.LineBlank:
 			flush()
 			continue
+		case mdparse.LineListItem, mdparse.LineHeading:
+			flush()
 		}
-		if listStart.MatchString(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, ">") {
+		t := strings.TrimSpace(string(l.Raw))
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, ">") {
 			flush()
 		}
 		cur = append(cur, t)
 	}
 	flush()
 	return segs
-}
-
-var listStart = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s`)
-
-// fenceOpen returns the fence run ("```", "~~~~") that t opens, or "".
-func fenceOpen(t string) string {
-	for _, c := range []string{"`", "~"} {
-		n := len(t) - len(strings.TrimLeft(t, c))
-		if n >= 3 {
-			if c == "`" && strings.Contains(t[n:], "`") {
-				return "" // an inline span, not a fence
-			}
-			return t[:n]
-		}
-	}
-	return ""
 }
 
 var codeSpan = regexp.MustCompile("`([^`]+)`")

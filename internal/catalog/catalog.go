@@ -12,8 +12,9 @@
 package catalog
 
 import (
-	"bytes"
 	"strings"
+
+	"github.com/mem-dev/mem/mdparse"
 )
 
 // FileName is the catalog's name, in any directory of a store.
@@ -40,7 +41,8 @@ func (s Section) Name() string {
 // (bullets and paragraphs that link to no memory file), one Section per
 // heading that has such lines. Lines that only list other memories are
 // skipped: those memories are indexed themselves. Frontmatter, HTML
-// comments and headings are not facts; lines in a code fence are.
+// comments, thematic breaks and headings are not facts; code, its fences
+// included, is. Lines are told apart by mdparse.Lines.
 func Sections(data []byte) []Section {
 	var out []Section
 	var cur Section
@@ -50,30 +52,12 @@ func Sections(data []byte) []Section {
 		}
 		cur = Section{Heading: cur.Heading}
 	}
-	lines := bytes.Split(data, []byte("\n"))
-	inFront, inFence, inComment := false, false, false
-	for i, raw := range lines {
-		line := strings.TrimSpace(string(raw))
-		switch {
-		case i == 0 && line == "---":
-			inFront = true
+	for _, l := range mdparse.Lines(data) {
+		line := strings.TrimSpace(string(l.Raw))
+		switch l.Kind {
+		case mdparse.LineBlank, mdparse.LineFrontmatter, mdparse.LineComment, mdparse.LineBreak:
 			continue
-		case inFront:
-			if line == "---" || line == "..." {
-				inFront = false
-			}
-			continue
-		case inComment:
-			if strings.Contains(line, "-->") {
-				inComment = false
-			}
-			continue
-		case strings.HasPrefix(line, "<!--"):
-			inComment = !strings.Contains(line, "-->")
-			continue
-		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
-			inFence = !inFence
-		case !inFence && strings.HasPrefix(line, "#"):
+		case mdparse.LineHeading:
 			flush()
 			cur.Heading = strings.TrimSpace(strings.TrimLeft(line, "#"))
 			continue
@@ -82,7 +66,7 @@ func Sections(data []byte) []Section {
 			continue
 		}
 		if cur.Line == 0 {
-			cur.Line = i + 1
+			cur.Line = l.Num
 		}
 		cur.Facts = append(cur.Facts, line)
 	}

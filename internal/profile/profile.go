@@ -54,6 +54,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mem-dev/mem/mdparse"
 )
 
 // FileName is the profile's file, at the top of the store.
@@ -95,7 +97,6 @@ importance 1-10, the date it was added. ` + "`mem profile add`" + ` keeps the li
 moving the weakest (inferred first, then least important, then oldest) into an ordinary memory. -->`
 
 var (
-	listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,3}[.)])(?:\s+|$)`)
 	rule       = regexp.MustCompile(`^[-*_=\s]{3,}$`) // a thematic break or a setext underline
 	comment    = regexp.MustCompile(`<!--.*?-->`)
 	importance = regexp.MustCompile(`(?i)^(?:importance|imp)\s*[:=]?\s*(\d+)$`)
@@ -105,28 +106,16 @@ var (
 // it skips (see the package doc).
 func Parse(data []byte) Profile {
 	var p Profile
-	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
-	inComment, inFence, seenContent := false, false, false
-	for i, raw := range strings.Split(text, "\n") {
-		n := i + 1
-		t := strings.TrimSpace(raw)
-		if inComment {
-			if strings.Contains(t, "-->") {
-				inComment = false
-			}
+	seenContent := false
+	for _, ml := range mdparse.Lines(data) {
+		n, t := ml.Num, ml.Text
+		switch ml.Kind {
+		case mdparse.LineBlank, mdparse.LineFrontmatter, mdparse.LineComment, mdparse.LineFence, mdparse.LineCode, mdparse.LineBreak:
 			continue
+		case mdparse.LineHeading, mdparse.LineListItem:
+			t = strings.TrimSpace(string(ml.Raw))
 		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if t == "" || inFence || rule.MatchString(t) {
-			continue
-		}
-		if strings.HasPrefix(t, "<!--") {
-			if !strings.Contains(t, "-->") {
-				inComment = true
-			}
+		if rule.MatchString(t) {
 			continue
 		}
 		if strings.HasPrefix(t, "# ") && !seenContent && p.Title == "" {
@@ -182,7 +171,10 @@ func (l *Line) readMeta(meta string) {
 // the start dropped.
 func Clean(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	return strings.TrimSpace(listMarker.ReplaceAllString(s, ""))
+	if item, ok := mdparse.ListItem(s); ok {
+		return item
+	}
+	return s
 }
 
 // Check reports whether text can be written as a line: not empty, and no

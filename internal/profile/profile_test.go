@@ -75,6 +75,13 @@ func TestParseTolerant(t *testing.T) {
 		{"empty items skipped", "-\n- \n- <!-- said -->\n", nil},
 		{"tilde fences, thematic breaks, agent, importance below 1", "~~~\n- code\n~~~\n***\n- w <!-- agent, importance 0 -->\n",
 			[]Line{{Text: "w", Importance: 1, FileLine: 5}}},
+		// A fence closes only at a run as long as the one that opened it:
+		// a profile that quotes markdown holds no lines in the quote.
+		{"a three-backtick line inside a four-backtick fence", "````md\n```\n- quoted, not a line\n```\n````\n- real\n",
+			[]Line{{Text: "real", Said: true, Importance: 5, FileLine: 6}}},
+		// A frontmatter is not a list of lines.
+		{"frontmatter", "---\nname: profile\n---\n- real\n",
+			[]Line{{Text: "real", Said: true, Importance: 5, FileLine: 4}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Parse([]byte(tc.in)).Lines
