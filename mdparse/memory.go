@@ -512,4 +512,3 @@ func bodyEOL(b []byte) string {
 	}
 	return "\n"
 }
-
