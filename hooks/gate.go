@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/internal/atomicfile"
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/logfile"
+	"github.com/mem-dev/mem/internal/shell"
 	"github.com/mem-dev/mem/internal/transcript"
 )
 
@@ -420,113 +422,36 @@ type MemRun struct {
 // MemRuns lists the runs of mem in a shell command line: a word whose base
 // name is "mem" (mem, ./bin/mem, /usr/local/bin/mem, go run ./cmd/mem)
 // followed, after any flags, by the subcommand, anywhere in the line
-// (after cd, &&, ;, |, in $(…)). Quoted text is one word, so
-// `grep "mem store"` is not a run.
+// (after cd, &&, ;, |, in $(…) or `…`), as package shell splits the line:
+// quoted text is one word, so `grep "mem store"` is not a run, and neither
+// is a comment or a heredoc's body.
 func MemRuns(cmd string) []MemRun {
 	if !strings.Contains(cmd, "mem") {
 		return nil
 	}
 	var out []MemRun
-	for _, words := range gateSplitShell(cmd) {
+	for _, words := range shell.All(cmd) {
 		for i, w := range words {
-			if w.quoted || filepath.Base(w.text) != "mem" {
+			if w.Quoted || filepath.Base(w.Text) != "mem" {
 				continue
 			}
 			j := i + 1
-			for j < len(words) && strings.HasPrefix(words[j].text, "-") {
-				if words[j].text == "--store" || words[j].text == "-C" {
+			for j < len(words) && strings.HasPrefix(words[j].Text, "-") {
+				if words[j].Text == "--store" || words[j].Text == "-C" {
 					j++ // its value
 				}
 				j++
 			}
 			if j < len(words) {
-				r := MemRun{Sub: words[j].text}
+				r := MemRun{Sub: words[j].Text}
 				for _, a := range words[j+1:] {
-					r.Args = append(r.Args, a.text)
+					r.Args = append(r.Args, a.Text)
 				}
 				out = append(out, r)
 			}
 		}
 	}
 	return out
-}
-
-type gateWord struct {
-	text   string
-	quoted bool // any part of it was quoted
-}
-
-// gateSplitShell splits a command line into simple commands (at ; & | newlines
-// parentheses and backquotes outside quotes) of words (at blanks outside
-// quotes), removing quotes and backslash escapes. It is a reading aid, not a
-// shell: expansions, heredocs and redirections are left as text.
-func gateSplitShell(s string) [][]gateWord {
-	var cmds [][]gateWord
-	var words []gateWord
-	var cur strings.Builder
-	inWord, quoted := false, false
-	endWord := func() {
-		if inWord {
-			words = append(words, gateWord{text: cur.String(), quoted: quoted})
-		}
-		cur.Reset()
-		inWord, quoted = false, false
-	}
-	endCmd := func() {
-		endWord()
-		if len(words) > 0 {
-			cmds = append(cmds, words)
-		}
-		words = nil
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case ' ', '\t':
-			endWord()
-		case ';', '&', '|', '\n', '(', ')', '`':
-			endCmd()
-		case '$':
-			if i+1 < len(s) && s[i+1] == '(' {
-				endCmd()
-				i++
-				continue
-			}
-			cur.WriteByte(c)
-			inWord = true
-		case '\\':
-			if i+1 < len(s) {
-				i++
-				if s[i] != '\n' {
-					cur.WriteByte(s[i])
-					inWord = true
-				}
-			}
-		case '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				end = len(s) - i - 1
-			}
-			cur.WriteString(s[i+1 : i+1+end])
-			i += end + 1
-			inWord, quoted = true, true
-		case '"':
-			j := i + 1
-			for ; j < len(s) && s[j] != '"'; j++ {
-				if s[j] == '\\' && j+1 < len(s) {
-					j++
-				}
-				cur.WriteByte(s[j])
-			}
-			i = j
-			inWord, quoted = true, true
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	endCmd()
-	return cmds
 }
 
 func loadGateState(path string) (gateState, bool, error) {
@@ -546,8 +471,9 @@ func loadGateState(path string) (gateState, bool, error) {
 }
 
 // writeGateState replaces the state by rename, so a reader never sees half
-// of it. Unlike internal/atomicfile it does not sync: the state is written at
-// every stop, and losing it to a crash only starts the session's count over.
+// of it. It does not sync (atomicfile.WriteUnsynced): the state is written
+// at every stop, and losing it to a crash only starts the session's count
+// over.
 func writeGateState(dir, path string, st *gateState) error {
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -556,19 +482,7 @@ func writeGateState(dir, path string, st *gateState) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("gate: write state: %w", err)
 	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("gate: write state: %w", err)
-	}
-	_, err = f.Write(append(b, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.WriteUnsynced(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("gate: write state: %w", err)
 	}
 	return nil

@@ -1,7 +1,12 @@
-// Package atomicfile replaces files so that a reader, or a crash, sees the
-// old content or the new, never a part: the data goes to a temporary file in
-// the same directory, which is synced, given its mode and renamed over the
-// target, and the directory is synced after the rename.
+// Package atomicfile replaces files so that a reader sees the old content
+// or the new, never a part: the data goes to a temporary file in the same
+// directory (".NAME.tmp*"), which is given its mode and renamed over the
+// target. Write also syncs the file before the rename and the directory
+// after it, so that a crash too leaves the old content or the new; mem's
+// caches and state files are written that way. WriteUnsynced skips the
+// syncs, for state that is rewritten often and cheap to lose (the gate's
+// count of a session): after a crash it may hold the old content, the new,
+// or nothing.
 package atomicfile
 
 import (
@@ -11,9 +16,18 @@ import (
 )
 
 // Write replaces path with data, with exactly the permissions perm (the
-// umask does not apply). The directory must exist. On error the target is
-// untouched and no temporary file is left.
-func Write(path string, data []byte, perm fs.FileMode) (err error) {
+// umask does not apply), synced. The directory must exist. On error the
+// target is untouched and no temporary file is left.
+func Write(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, true)
+}
+
+// WriteUnsynced replaces path with data as Write does, without syncing.
+func WriteUnsynced(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm fs.FileMode, sync bool) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -31,8 +45,10 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = f.Chmod(perm); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	if sync {
+		if err = f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err = f.Close(); err != nil {
 		return err
@@ -40,9 +56,11 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = os.Rename(f.Name(), path); err != nil {
 		return err
 	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync() // not every file system can sync a directory
-		d.Close()
+	if sync {
+		if d, derr := os.Open(dir); derr == nil {
+			d.Sync() // not every file system can sync a directory
+			d.Close()
+		}
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/mem-dev/mem/internal/shell"
 )
 
 // Command is one simple shell command of a Bash tool call, normalized so
@@ -64,242 +66,12 @@ const (
 // answers "have we run them this way".
 func Normalize(line string) []Command {
 	var out []Command
-	for _, seg := range lex(line) {
+	for _, seg := range shell.Split(line) {
 		if c, ok := normalizeSimple(seg); ok {
 			out = append(out, c)
 		}
 	}
 	return out
-}
-
-// word is one shell word after quote removal.
-type word struct {
-	text   string
-	quoted bool // all or part of it was quoted
-	subst  bool // it holds a command substitution
-	vref   bool // it holds a variable reference
-}
-
-// lex splits line into simple commands of words.
-func lex(s string) [][]word {
-	var (
-		segs     [][]word
-		cur      []word
-		w        strings.Builder
-		inWord   bool
-		quoted   bool
-		subst    bool
-		vref     bool
-		skipNext bool     // the next word is a redirection target
-		heredocs []string // delimiters waiting for the next newline
-	)
-	endWord := func() {
-		if !inWord {
-			return
-		}
-		if skipNext {
-			skipNext = false
-		} else {
-			cur = append(cur, word{text: w.String(), quoted: quoted, subst: subst, vref: vref})
-		}
-		w.Reset()
-		inWord, quoted, subst, vref = false, false, false, false
-	}
-	endSeg := func() {
-		endWord()
-		if len(cur) > 0 {
-			segs = append(segs, cur)
-		}
-		cur = nil
-	}
-	n := len(s)
-	for i := 0; i < n; {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r':
-			endWord()
-			i++
-		case c == '\\':
-			if i+1 < n && s[i+1] == '\n' {
-				i += 2 // line continuation
-				continue
-			}
-			if i+1 < n {
-				w.WriteByte(s[i+1])
-			}
-			inWord = true
-			i += 2
-		case c == '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				end = n - i - 1
-			}
-			w.WriteString(s[i+1 : i+1+end])
-			inWord, quoted = true, true
-			i += end + 2
-		case c == '"':
-			j := i + 1
-			for j < n && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				} else if s[j] == '$' && j+1 < n && s[j+1] == '(' {
-					j = matchParen(s, j+1)
-					subst = true
-					continue
-				}
-				j++
-			}
-			w.WriteString(s[i+1 : min(j, n)])
-			inWord, quoted = true, true
-			i = j + 1
-		case c == '`':
-			end := strings.IndexByte(s[i+1:], '`')
-			if end < 0 {
-				end = n - i - 1
-			}
-			w.WriteString(s[i:min(i+2+end, n)])
-			inWord, subst = true, true
-			i += end + 2
-		case c == '$':
-			if i+1 < n && s[i+1] == '(' {
-				j := matchParen(s, i+1)
-				w.WriteString(s[i:min(j, n)])
-				inWord, subst = true, true
-				i = j
-				continue
-			}
-			w.WriteByte(c)
-			inWord, vref = true, true
-			i++
-		case c == '#' && !inWord:
-			for i < n && s[i] != '\n' {
-				i++
-			}
-		case c == '\n':
-			endSeg()
-			i++
-			for _, delim := range heredocs {
-				i = skipHeredoc(s, i, delim)
-			}
-			heredocs = nil
-		case c == ';' || c == '&' || c == '|' || c == '(' || c == ')':
-			endSeg()
-			i++
-		case c == '<':
-			if w.Len() > 0 && isDigits(w.String()) {
-				w.Reset()
-				inWord = false
-			}
-			endWord()
-			switch {
-			case strings.HasPrefix(s[i:], "<<<"):
-				i += 3
-				skipNext = true
-			case strings.HasPrefix(s[i:], "<<"):
-				i += 2
-				if i < n && s[i] == '-' {
-					i++
-				}
-				for i < n && (s[i] == ' ' || s[i] == '\t') {
-					i++
-				}
-				j := i
-				for j < n && !strings.ContainsRune(" \t\n;&|<>()", rune(s[j])) {
-					j++
-				}
-				if delim := strings.Trim(s[i:j], `'"\`); delim != "" {
-					heredocs = append(heredocs, delim)
-				}
-				i = j
-			default:
-				i++
-				skipNext = true
-			}
-		case c == '>':
-			if w.Len() > 0 && isDigits(w.String()) {
-				w.Reset()
-				inWord = false
-			}
-			endWord()
-			i++
-			if i < n && (s[i] == '>' || s[i] == '|') {
-				i++
-			}
-			if i < n && s[i] == '&' {
-				i++
-				j := i
-				for j < n && (s[j] >= '0' && s[j] <= '9' || s[j] == '-') {
-					j++
-				}
-				if j > i {
-					i = j
-					continue
-				}
-			}
-			skipNext = true
-		default:
-			w.WriteByte(c)
-			inWord = true
-			i++
-		}
-	}
-	endSeg()
-	return segs
-}
-
-// matchParen returns the index just past the ')' matching the '(' at open.
-func matchParen(s string, open int) int {
-	depth := 0
-	for j := open; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '\'':
-			if k := strings.IndexByte(s[j+1:], '\''); k >= 0 {
-				j += k + 1
-			}
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return len(s)
-}
-
-// skipHeredoc skips the heredoc body starting at i, through the line that
-// holds only delim.
-func skipHeredoc(s string, i int, delim string) int {
-	for i < len(s) {
-		end := strings.IndexByte(s[i:], '\n')
-		line := s[i:]
-		if end >= 0 {
-			line = s[i : i+end]
-		}
-		if end < 0 {
-			return len(s)
-		}
-		i += end + 1
-		if strings.TrimSpace(line) == delim {
-			return i
-		}
-	}
-	return i
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 var (
@@ -349,21 +121,21 @@ var simplePrograms = map[string]bool{
 	"unset": true, "date": true, "read": true, "exit": true, "return": true, "wait": true, "lsof": true,
 }
 
-func normalizeSimple(ws []word) (Command, bool) {
+func normalizeSimple(ws []shell.Word) (Command, bool) {
 	// Strip assignments, wrappers and keywords in front.
 	for len(ws) > 0 {
-		t := ws[0].text
+		t := ws[0].Text
 		switch {
-		case !ws[0].quoted && assignment.MatchString(t):
+		case !ws[0].Quoted && assignment.MatchString(t):
 			ws = ws[1:]
 		case keywords[t]:
 			ws = ws[1:]
 		case wrappers[t]:
 			ws = ws[1:]
 			// Options of the wrapper, and timeout's duration / nice's -n N.
-			for len(ws) > 0 && (strings.HasPrefix(ws[0].text, "-") || assignment.MatchString(ws[0].text) ||
-				t == "timeout" && numberLike.MatchString(ws[0].text)) {
-				opt := ws[0].text
+			for len(ws) > 0 && (strings.HasPrefix(ws[0].Text, "-") || assignment.MatchString(ws[0].Text) ||
+				t == "timeout" && numberLike.MatchString(ws[0].Text)) {
+				opt := ws[0].Text
 				ws = ws[1:]
 				if t == "nice" && opt == "-n" && len(ws) > 0 {
 					ws = ws[1:]
@@ -374,13 +146,13 @@ func normalizeSimple(ws []word) (Command, bool) {
 		}
 	}
 program:
-	if len(ws) == 0 || dropped[ws[0].text] || ws[0].text == "" {
+	if len(ws) == 0 || dropped[ws[0].Text] || ws[0].Text == "" {
 		return Command{}, false
 	}
-	prog := ws[0].text
-	if ws[0].subst || ws[0].vref {
+	prog := ws[0].Text
+	if ws[0].Subst || ws[0].Var {
 		prog = PlaceSubst
-		if ws[0].vref && !ws[0].subst {
+		if ws[0].Var && !ws[0].Subst {
 			prog = PlaceVar
 		}
 	} else if strings.Contains(prog, "/") {
@@ -392,21 +164,21 @@ program:
 		for len(head) < 3 && len(args) > 0 {
 			a := args[0]
 			switch {
-			case prog == "git" && len(head) == 1 && (a.text == "-C" || a.text == "-c") && len(args) > 1:
+			case prog == "git" && len(head) == 1 && (a.Text == "-C" || a.Text == "-c") && len(args) > 1:
 				args = args[2:]
 				continue
-			case strings.HasPrefix(prog, "python") && len(head) == 1 && a.text == "-m" && len(args) > 1:
-				head = append(head, "-m", args[1].text)
+			case strings.HasPrefix(prog, "python") && len(head) == 1 && a.Text == "-m" && len(args) > 1:
+				head = append(head, "-m", args[1].Text)
 				args = args[2:]
 				continue
 			}
-			if a.quoted || a.subst || a.vref || !subcommand.MatchString(a.text) && !(taskRunners[prog] && len(head) == 1 && dottedTask.MatchString(a.text)) {
+			if a.Quoted || a.Subst || a.Var || !subcommand.MatchString(a.Text) && !(taskRunners[prog] && len(head) == 1 && dottedTask.MatchString(a.Text)) {
 				break
 			}
 			if len(head) == 2 && !groups[head[1]] {
 				break
 			}
-			head = append(head, a.text)
+			head = append(head, a.Text)
 			args = args[1:]
 		}
 	}
@@ -422,24 +194,24 @@ program:
 }
 
 // classify returns an argument's normal form: a flag, or a placeholder.
-func classify(a word) string {
-	t := a.text
+func classify(a shell.Word) string {
+	t := a.Text
 	switch {
-	case a.quoted:
+	case a.Quoted:
 		return PlaceString
-	case a.subst:
+	case a.Subst:
 		return PlaceSubst
 	case strings.HasPrefix(t, "-") && strings.Contains(t, "/") && !strings.Contains(t, "="):
 		return PlacePath // an anonymised path such as -experiments/x, not a flag
 	case strings.HasPrefix(t, "-") && len(t) > 1:
-		if isDigits(t[1:]) {
+		if strings.Trim(t[1:], "0123456789") == "" {
 			return "-" + PlaceNumber
 		}
 		if name, val, ok := strings.Cut(t, "="); ok {
-			return name + "=" + classify(word{text: val, vref: a.vref})
+			return name + "=" + classify(shell.Word{Text: val, Var: a.Var})
 		}
 		return t
-	case a.vref:
+	case a.Var:
 		return PlaceVar
 	}
 	return placeholder(t)
