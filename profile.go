@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mem-dev/mem/internal/layout"
+	"github.com/mem-dev/mem/internal/text"
 	"io/fs"
 	"strings"
 	"time"
@@ -139,7 +140,7 @@ func profileCommit(c ProfileChange) gitstore.CommitInfo {
 		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: profile.FileName})
 		return gitstore.CommitInfo{
 			Action:   "profile-" + verb,
-			Subject:  fmt.Sprintf("mem: profile %s %q", verb, clip(c.Line.Text, 60)),
+			Subject:  fmt.Sprintf("mem: profile %s %q", verb, text.ClipWords(c.Line.Text, 60)),
 			Trailers: trailers,
 		}
 	}
@@ -150,7 +151,7 @@ func profileCommit(c ProfileChange) gitstore.CommitInfo {
 		fmt.Fprintf(&body, "- %q (%s) -> %s\n", d.Text, d.Meta(), d.Slug)
 		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Demoted", Value: d.Slug})
 	}
-	subject := fmt.Sprintf("mem: demote %q from the profile to %s", clip(c.Demoted[0].Text, 50), c.Demoted[0].Slug)
+	subject := fmt.Sprintf("mem: demote %q from the profile to %s", text.ClipWords(c.Demoted[0].Text, 50), c.Demoted[0].Slug)
 	if n := len(c.Demoted) - 1; n > 0 {
 		subject += fmt.Sprintf(" (and %d more)", n)
 	}
@@ -238,7 +239,7 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 	out.Size = p.Size()
 	out.Result, err = r.commitProfile(ctx, p, nil, gitstore.CommitInfo{
 		Action:  "profile-rm",
-		Subject: fmt.Sprintf("mem: profile rm %q", clip(out.Line.Text, 60)),
+		Subject: fmt.Sprintf("mem: profile rm %q", text.ClipWords(out.Line.Text, 60)),
 		Trailers: []gitstore.Trailer{
 			{Key: "Mem-Profile-Rm", Value: out.Line.Text},
 			{Key: "Mem-Slug", Value: profile.FileName},
@@ -256,16 +257,4 @@ func (r *Repo) ProfileContext(ctx context.Context) (string, error) {
 	}
 	return fmt.Sprintf("The user's profile (%s; `mem profile add` records more):\n%s",
 		r.Place.Rel(r.abs(profile.FileName)), strings.TrimRight(p.Text(), "\n")), nil
-}
-
-// clip cuts s to at most n runes, at a word when it can, marking the cut.
-func clip(s string, n int) string {
-	if len([]rune(s)) <= n {
-		return s
-	}
-	cut := string([]rune(s)[:n])
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimSpace(cut) + "..."
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/layout"
 	"path"
 	"slices"
@@ -15,9 +16,9 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// Classes are the kinds of memory, in the order the docs list them: the
-// ones mdparse reads.
-var Classes = mdparse.Classes
+// Classes are the kinds of memory, in the order the docs list them
+// (package class).
+var Classes = class.Names
 
 // Note is a memory to store.
 type Note struct {

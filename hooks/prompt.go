@@ -297,21 +297,10 @@ func plain(line string) string {
 	return strings.Join(parts, "`")
 }
 
-// clip shortens s to at most n bytes at a word boundary, ellipsis included.
+// clip shortens s to one line of at most n bytes (20 at least), at a word
+// boundary, ellipsis included.
 func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if n < 20 {
-		n = 20
-	}
-	if len(s) <= n {
-		return s
-	}
-	n -= len("…")
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		return text.Clip(s, n) // no word break in reach: cut at a rune boundary
-	}
-	return s[:cut] + "…"
+	return text.ClipWords(strings.Join(strings.Fields(s), " "), max(n, 20))
 }
 
 // Age says how old a memory is in words a person reads at a glance.

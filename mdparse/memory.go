@@ -2,6 +2,7 @@ package mdparse
 
 import (
 	"bytes"
+	"github.com/mem-dev/mem/internal/class"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -40,11 +41,11 @@ const (
 	KeyAliasesLearned = "aliases_learned"
 )
 
-// Classes of memory. DefaultClass is what a memory without one is treated as.
-var Classes = []string{"rule", "fact", "event", "gotcha", "reference", "procedure", "preference", "decision"}
+// Classes of memory (package class holds the list).
+var Classes = class.Names
 
 // DefaultClass is the class of a memory that names none.
-const DefaultClass = "fact"
+const DefaultClass = class.Default
 
 // StatusForgotten marks a memory soft-deleted by `mem forget`.
 const StatusForgotten = "forgotten"

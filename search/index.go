@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"github.com/mem-dev/mem/internal/class"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -34,8 +35,8 @@ const (
 	numFields
 )
 
-// Classes, as stored in the norms table.
-var classNames = [...]string{"", "rule", "fact", "event", "gotcha", "reference", "procedure", "preference", "decision"}
+// Classes, as stored in the norms table: 0 for none, then class.Names.
+var classNames = append([]string{""}, class.Names...)
 
 func classCode(c string) byte {
 	for i, n := range classNames {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -17,9 +18,6 @@ const (
 	maxLines = mdparse.CatalogMaxLines - 10
 	maxBytes = mdparse.CatalogMaxBytes - 1000
 )
-
-// classRank orders classes in a catalog: what the agent must obey first.
-var classRank = map[string]int{"rule": 0, "preference": 1, "gotcha": 2, "procedure": 3, "decision": 4, "fact": 5, "reference": 6, "event": 7}
 
 // Entry is a memory as a catalog lists it.
 type Entry struct {
@@ -60,7 +58,7 @@ func Generate(rel string, entries []Entry, current, extra []byte) []byte {
 		if d := text.OneLine(e.Description); d != "" {
 			l += " — " + d
 		}
-		lines = append(lines, line{text: l, rank: classRank[e.Class], importance: e.Importance, key: target})
+		lines = append(lines, line{text: l, rank: class.Rank(e.Class), importance: e.Importance, key: target})
 	}
 	// Links on the other side of a merge to memories this tree does not
 	// have yet: keep them, at default weight, so the merge loses nothing.
@@ -68,7 +66,7 @@ func Generate(rel string, entries []Entry, current, extra []byte) []byte {
 		s := strings.TrimSpace(string(l))
 		if t := Link(s); t != "" && !known[t] && strings.HasPrefix(s, "- ") {
 			known[t] = true
-			lines = append(lines, line{text: s, rank: classRank["fact"], importance: 5, key: t})
+			lines = append(lines, line{text: s, rank: class.Rank(class.Default), importance: 5, key: t})
 		}
 	}
 	sort.Slice(lines, func(i, j int) bool {

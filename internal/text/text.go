@@ -42,3 +42,19 @@ func Clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// ClipWords cuts s to at most n bytes, the "…" that marks a cut included,
+// at the last blank when one falls in the second half of the room, else at
+// a rune boundary: for a line that must fit a width (a commit subject, an
+// injected line).
+func ClipWords(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n-len("…"), 0)
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		return Clip(s, n)
+	}
+	return strings.TrimRight(s[:cut], " ") + "…"
+}

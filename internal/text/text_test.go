@@ -35,3 +35,26 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+func TestClipWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"cut at the last word that fits", 20, "cut at the last…"},
+		{"averyveryverylongword and more", 12, "averyvery…"}, // no blank in reach
+		{"café crème brûlée", 9, "café…"},
+		{"two  spaces here", 10, "two…"},
+	}
+	for _, tt := range tests {
+		got := ClipWords(tt.in, tt.n)
+		if got != tt.want {
+			t.Errorf("ClipWords(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if len(got) > max(tt.n, len("…")) {
+			t.Errorf("ClipWords(%q, %d) is %d bytes", tt.in, tt.n, len(got))
+		}
+	}
+}

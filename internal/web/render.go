@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 )
@@ -31,7 +32,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"age":   age,
 		"date":  func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
 		"short": func(s string) string { return s[:min(len(s), 12)] },
-		"clip":  clip,
+		"clip":  text.Clip,
 		"pct":   func(a, b int) int { return min(100, 100*a/max(b, 1)) },
 		"score": func(f float64) string { return fmt.Sprintf("%.2f", f) },
 		"join":  strings.Join,
@@ -176,13 +177,6 @@ func age(t time.Time) string {
 		return fmt.Sprintf("%dmo", int(d.Hours()/24/30))
 	}
 	return fmt.Sprintf("%dy", int(d.Hours()/24/365))
-}
-
-func clip(s string, n int) string {
-	if len([]rune(s)) <= n {
-		return s
-	}
-	return strings.TrimSpace(string([]rune(s)[:n])) + "…"
 }
 
 // fingerprint is the state of some files, by absolute path: a form carries
