@@ -301,8 +301,15 @@ func (s *Store) commitOne(ctx context.Context, p pending) (Result, error) {
 // commit, "" when there was nothing to commit.
 func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Time, gitPaths []string, p pending, lockFirst bool) (string, error) {
 	var lock *gitLock
+	var txn *refTxn
 	if lockFirst {
+		// git update-ref starts before the lock is taken; under it, only
+		// the swap.
 		var err error
+		if txn, err = s.beginRef(ctx, p.Subject); err != nil {
+			return "", err
+		}
+		defer func() { txn.end() }()
 		if lock, err = s.lockIndex(ctx, deadline); err != nil {
 			return "", err
 		}
@@ -313,9 +320,19 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 		return "", err
 	}
 	defer ix.discard()
-	commit, old, err := s.buildCommit(ctx, obj, ix.tmp, gitPaths, p.Message)
+	entries, err := s.entries(ctx, obj, ix.tmp, gitPaths)
 	if err != nil {
 		return "", err
+	}
+	commit, old, err := s.commitOn(ctx, obj, entries, p.Message)
+	if err != nil {
+		return "", err
+	}
+	if commit != "" && txn == nil {
+		if txn, err = s.beginRef(ctx, p.Subject); err != nil {
+			return "", err
+		}
+		defer func() { txn.end() }()
 	}
 	if lock == nil {
 		if lock, err = s.lockIndex(ctx, deadline); err != nil {
@@ -323,10 +340,39 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 		}
 		defer lock.release()
 	}
-	if err := s.install(ctx, lock, ix, p.Subject, commit, old); err != nil {
+	if ix.changed() {
+		return "", errIndexMoved
+	}
+	if err := ix.install(); err != nil {
 		return "", err
 	}
-	return commit, nil
+	// The index holds the paths now. The branch may still move under the
+	// lock: git commit releases index.lock just before it moves the branch,
+	// and a ref can move without the index. So the commit is built again on
+	// the branch as it is, still under the lock, where no commit of the
+	// user's can start and take in the staged paths.
+	wait := time.Millisecond
+	for commit != "" {
+		err := txn.update(ctx, lock, commit, old)
+		if err == nil || !errors.Is(err, errRefMoved) && !errors.Is(err, errRefBusy) || time.Now().After(deadline) {
+			return commit, err
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 20*time.Millisecond)
+		if commit, old, err = s.commitOn(ctx, obj, entries, p.Message); err != nil {
+			return "", err
+		}
+		if commit != "" {
+			if txn, err = s.beginRef(ctx, p.Subject); err != nil {
+				return "", err
+			}
+		}
+	}
+	return "", nil
 }
 
 // lockIndex takes the user's index.lock, waiting at most indexLockWait and
@@ -339,13 +385,12 @@ func (s *Store) lockIndex(ctx context.Context, deadline time.Time) (*gitLock, er
 	return s.takeLock(ctx, filepath.Join(s.GitDir, "index"), until)
 }
 
-// buildCommit writes the commit of HEAD's tree with paths as the prepared
-// index holds them, and returns it with the HEAD it is built on; commit is ""
-// when the tree is HEAD's already.
-func (s *Store) buildCommit(ctx context.Context, obj objects, index string, paths []string, msg string) (commit, old string, err error) {
+// entries reads paths from the prepared index, and shows what a commit is
+// about to hold to Check.
+func (s *Store) entries(ctx context.Context, obj objects, index string, paths []string) ([]entry, error) {
 	entries, err := obj.indexEntries(ctx, index, paths)
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
 	if s.Check != nil {
 		for _, e := range entries {
@@ -354,13 +399,20 @@ func (s *Store) buildCommit(ctx context.Context, obj objects, index string, path
 			}
 			blobs, err := obj.readBlobs(ctx, []string{e.Hash})
 			if err != nil {
-				return "", "", err
+				return nil, err
 			}
 			if err := s.Check(e.Path, blobs[0]); err != nil {
-				return "", "", err
+				return nil, err
 			}
 		}
 	}
+	return entries, nil
+}
+
+// commitOn writes the commit of HEAD's tree with entries applied, and
+// returns it with the HEAD it is built on; commit is "" when the tree is
+// HEAD's already.
+func (s *Store) commitOn(ctx context.Context, obj objects, entries []entry, msg string) (commit, old string, err error) {
 	old, oldTree, err := obj.head(ctx)
 	if err != nil {
 		return "", "", err
@@ -374,21 +426,6 @@ func (s *Store) buildCommit(ctx context.Context, obj objects, index string, path
 	}
 	commit, err = obj.writeCommit(ctx, tree, old, msg)
 	return commit, old, err
-}
-
-// install puts the prepared index in place and moves the branch from old to
-// commit (when commit is not ""); the caller holds the index's lock.
-func (s *Store) install(ctx context.Context, lock *gitLock, ix *preparedIndex, subject, commit, old string) error {
-	if ix.changed() {
-		return errIndexMoved
-	}
-	if err := ix.install(); err != nil {
-		return err
-	}
-	if commit == "" {
-		return nil
-	}
-	return s.updateRef(ctx, lock, subject, commit, old)
 }
 
 // message builds the commit message and returns it with its subject.

@@ -60,7 +60,18 @@
 //	<GitDir>/mem-index.<pid>.*.tmp     the user's next index, being prepared
 //	<GitDir>/index.lock         git's lock; while mem holds it, "mem-lock pid=N start=S"
 //
-// History is read with go-git, serialised by a package mutex because go-git is
-// not safe for concurrent use. Commits are written with the git command, which
-// must be on PATH.
+// # Git
+//
+// All of mem's access to git goes through this package. Objects (blobs,
+// trees, commits) and HEAD are read and written through one seam, objects,
+// with two implementations held to each other by one conformance suite
+// (objects_test.go): go-git in process, for every repository go-git can
+// open, and git's plumbing, the reference, for the rest (SHA-256
+// repositories, say). Two operations stay with the git command in both: the
+// update of the user's index (update-index, which keeps the index's
+// extensions) and the compare-and-swap of the branch (update-ref, which
+// writes the reflogs): a commit takes those two git processes and no
+// more. The log is git log limited to the store's path, read as it comes.
+// go-git use is serialised by a package mutex: it is not safe for
+// concurrent use. git must be on PATH.
 package gitstore

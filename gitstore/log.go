@@ -1,16 +1,16 @@
 package gitstore
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
-	"sync"
 	"time"
-
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Entry is one mem commit.
@@ -24,69 +24,84 @@ type Entry struct {
 	Trailers []Trailer // all trailers, Mem-Action first
 }
 
-// goGitMu serialises go-git use: it is not safe for concurrent use.
-var goGitMu sync.Mutex
-
-// errStop ends a commit walk early.
-var errStop = errors.New("stop")
-
-// openRepo opens the store's repository with go-git. Callers hold goGitMu.
-func (s *Store) openRepo() (*git.Repository, error) {
-	if s.WorkTree == "" {
-		return nil, errors.New("the store is not in a git repository")
-	}
-	repo, err := git.PlainOpenWithOptions(s.WorkTree, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil, fmt.Errorf("open repository: %w", err)
-	}
-	return repo, nil
-}
-
 // Log lists the mem commits reachable from HEAD (those with a Mem-Action
-// trailer), newest first, at most limit of them (all when limit <= 0). An
-// unborn branch has none; outside git, Log fails.
+// trailer) that touch the store, newest first, at most limit of them (all
+// when limit <= 0). It walks only what it needs: git log limited to the
+// store's path (a mem commit touches nothing else), read as it comes and
+// stopped once limit entries are found, so a long history of other commits
+// costs git's tree comparison of one path per commit, not a parse of each.
+// An unborn branch has none; outside git, Log fails.
 func (s *Store) Log(limit int) ([]Entry, error) {
-	goGitMu.Lock()
-	defer goGitMu.Unlock()
-	repo, err := s.openRepo()
+	if s.WorkTree == "" {
+		return nil, errors.New("log: the store is not in a git repository")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	head, _, err := s.objects().head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
-	head, err := repo.Head()
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+	if head == "" {
 		return nil, nil
 	}
+	args := []string{"-c", "core.hooksPath=" + os.DevNull, "log", "-z", logFormat, head, "--"}
+	if prefix := s.GitPath("."); prefix != "." {
+		args = append(args, ":(literal)"+prefix)
+	}
+	gitSpawns.Add(1)
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = s.WorkTree
+	cmd.Env = append(RepoFreeEnv(), "LC_ALL=C", "GIT_DIR="+s.GitDir, "GIT_WORK_TREE="+s.WorkTree)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
-	iter, err := repo.Log(&git.LogOptions{From: head.Hash(), Order: git.LogOrderCommitterTime})
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
-	defer iter.Close()
 	var entries []Entry
-	err = iter.ForEach(func(c *object.Commit) error {
+	r := bufio.NewReaderSize(out, 64<<10)
+	fields := make([]string, 0, 6)
+	for limit <= 0 || len(entries) < limit {
+		f, err := r.ReadString(0)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("log: %w", err)
+		}
+		if fields = append(fields, strings.TrimSuffix(f, "\x00")); len(fields) < 6 {
+			continue
+		}
+		c, err := commitFields(fields)
+		fields = fields[:0]
+		if err != nil {
+			return nil, fmt.Errorf("log: %w", err)
+		}
 		if e, ok := entryOf(c); ok {
 			entries = append(entries, e)
-			if limit > 0 && len(entries) >= limit {
-				return errStop
-			}
 		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errStop) && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("log: %w", err)
+	}
+	if limit > 0 && len(entries) >= limit {
+		cancel() // enough: git need not walk the rest
+		cmd.Wait()
+		return entries, nil
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("log: %w", &gitError{args: []string{"log"}, stderr: stderr.String(), err: err})
 	}
 	return entries, nil
 }
 
 // entryOf reads a commit as a mem Entry; ok is false for other commits.
-func entryOf(c *object.Commit) (Entry, bool) {
+func entryOf(c commitObject) (Entry, bool) {
 	trailers := ParseTrailers(c.Message)
 	e := Entry{
-		Commit:   c.Hash.String(),
-		Time:     c.Author.When,
-		Author:   fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email),
+		Commit:   c.Hash,
+		Time:     c.Time,
+		Author:   c.Author,
 		Subject:  strings.TrimSpace(strings.SplitN(c.Message, "\n", 2)[0]),
 		Trailers: trailers,
 	}

@@ -142,13 +142,19 @@ func checkClean(t testing.TB, repo string) {
 	}
 }
 
-// openAt opens the store at root as mem does: locate finds its place.
+// openAt opens the store at root as mem does: locate finds its place. With
+// MEM_GITSTORE_BACKEND=cli the store uses the git command for its objects
+// (TestCLIBackend).
 func openAt(root string) (*Store, error) {
 	p, err := locate.Find(root, root)
 	if err != nil {
 		return nil, err
 	}
-	return Open(p)
+	s, err := Open(p)
+	if err == nil {
+		s.backend = os.Getenv("MEM_GITSTORE_BACKEND")
+	}
+	return s, err
 }
 
 // initAt inits the store at root as mem does.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // entry is one path of the index or of a tree: its mode and object, as git
@@ -59,8 +60,8 @@ type commitObject struct {
 	Hash    string
 	Tree    string
 	Parents []string
-	Author  string // "Name <email>"
-	Time    int64  // author time, Unix seconds
+	Author  string    // "Name <email>"
+	Time    time.Time // author time, in the author's zone
 	Message string
 }
 
@@ -221,7 +222,7 @@ func (c cliObjects) readCommit(ctx context.Context, rev string) (commitObject, e
 
 // logFormat is how `git log -z` prints a commit for parseCommits: six
 // fields separated by NUL, the message last; -z ends each commit with a NUL.
-const logFormat = "--format=%H%x00%T%x00%P%x00%an <%ae>%x00%at%x00%B"
+const logFormat = "--format=%H%x00%T%x00%P%x00%an <%ae>%x00%aI%x00%B"
 
 // parseCommits parses `git log -z` output in logFormat.
 func parseCommits(out []byte) ([]commitObject, error) {
@@ -244,14 +245,22 @@ func parseCommits(out []byte) ([]commitObject, error) {
 }
 
 func commitFields(f []string) (commitObject, error) {
-	t, err := strconv.ParseInt(f[4], 10, 64)
+	t, err := time.Parse(time.RFC3339, f[4])
 	if err != nil {
 		return commitObject{}, fmt.Errorf("git log: bad time %q", f[4])
 	}
-	return commitObject{
-		Hash: f[0], Tree: f[1], Parents: strings.Fields(f[2]),
-		Author: f[3], Time: t, Message: f[5],
-	}, nil
+	c := commitObject{Hash: f[0], Tree: f[1], Author: f[3], Time: inOffset(t), Message: f[5]}
+	if f[2] != "" {
+		c.Parents = strings.Fields(f[2])
+	}
+	return c, nil
+}
+
+// inOffset is t in a zone that is only its offset from UTC, as a commit
+// records it.
+func inOffset(t time.Time) time.Time {
+	_, off := t.Zone()
+	return t.In(time.FixedZone("", off))
 }
 
 func (c cliObjects) diffTree(ctx context.Context, from, to string) ([]change, error) {

@@ -18,65 +18,102 @@ var (
 	errRefBusy  = errors.New("another git process holds the branch's lock")
 )
 
-// updateRef moves HEAD's branch from old ("" for an unborn branch) to commit,
-// with git's compare-and-swap (git update-ref, which also writes the reflogs
-// of the branch and of HEAD). It runs update-ref's transaction on its
-// standard input so that, between prepare and commit, the ref lock files git
-// holds are noted in lock: should git be stopped there, the next writer
-// knows them for mem's (see removeStaleLock). It fails with errRefMoved when
-// the branch is no longer at old and errRefBusy when another process holds
-// its lock.
-func (s *Store) updateRef(ctx context.Context, lock *gitLock, subject, commit, old string) error {
+// refTxn is one compare-and-swap of HEAD's branch with git update-ref's
+// transaction on its standard input (update-ref also writes the reflogs of
+// the branch and of HEAD). It is started before the user's index.lock is
+// taken, so that the lock is held for the transaction only, not for git's
+// start; between prepare and commit, the ref lock files git holds are noted
+// in mem's lock, so that should git be stopped there, the next writer knows
+// them for mem's (see removeStaleLock).
+type refTxn struct {
+	s      *Store
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *bufio.Reader
+	stderr bytes.Buffer
+	ended  bool
+}
+
+// beginRef starts git update-ref and its transaction.
+func (s *Store) beginRef(ctx context.Context, subject string) (*refTxn, error) {
+	gitSpawns.Add(1)
+	t := &refTxn{s: s}
+	t.cmd = exec.CommandContext(ctx, "git", "-c", "core.hooksPath="+os.DevNull, "update-ref", "-m", subject, "--stdin")
+	t.cmd.Dir = s.WorkTree
+	t.cmd.Env = append(RepoFreeEnv(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_DIR="+s.GitDir, "GIT_WORK_TREE="+s.WorkTree)
+	detach(t.cmd)
+	t.cmd.Stderr = &t.stderr
+	var err error
+	if t.stdin, err = t.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := t.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	t.out = bufio.NewReader(stdout)
+	if err := t.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git update-ref: %w", err)
+	}
+	io.WriteString(t.stdin, "start\n")
+	if !t.ok("start") {
+		return nil, t.fail()
+	}
+	return t, nil
+}
+
+func (t *refTxn) ok(verb string) bool {
+	line, err := t.out.ReadString('\n')
+	return err == nil && line == verb+": ok\n"
+}
+
+// fail ends the process and returns its error.
+func (t *refTxn) fail() error {
+	t.ended = true
+	t.stdin.Close()
+	io.Copy(io.Discard, t.out)
+	err := t.cmd.Wait()
+	if err == nil {
+		err = errors.New("unexpected answer")
+	}
+	return &gitError{args: []string{"update-ref"}, stderr: t.stderr.String(), err: err}
+}
+
+// update moves HEAD's branch from old ("" for an unborn branch) to commit.
+// It fails with errRefMoved when the branch is no longer at old and
+// errRefBusy when another process holds its lock. The transaction is over
+// either way.
+func (t *refTxn) update(ctx context.Context, lock *gitLock, commit, old string) error {
 	if old == "" {
 		old = strings.Repeat("0", len(commit))
 	}
-	gitSpawns.Add(1)
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.hooksPath="+os.DevNull, "update-ref", "-m", subject, "--stdin")
-	cmd.Dir = s.WorkTree
-	cmd.Env = append(RepoFreeEnv(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_DIR="+s.GitDir, "GIT_WORK_TREE="+s.WorkTree)
-	detach(cmd)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
+	fmt.Fprintf(t.stdin, "update HEAD %s %s\nprepare\n", commit, old)
+	if !t.ok("prepare") {
+		return t.s.refError(ctx, t.fail(), old)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("git update-ref: %w", err)
-	}
-	out := bufio.NewReader(stdout)
-	ok := func(verb string) bool {
-		line, err := out.ReadString('\n')
-		return err == nil && line == verb+": ok\n"
-	}
-	fail := func() error {
-		stdin.Close()
-		io.Copy(io.Discard, out)
-		werr := cmd.Wait()
-		return s.refError(ctx, &gitError{args: []string{"update-ref"}, stderr: stderr.String(), err: werr}, old)
-	}
-	fmt.Fprintf(stdin, "start\nupdate HEAD %s %s\nprepare\n", commit, old)
-	if !ok("start") || !ok("prepare") {
-		return fail()
-	}
-	for _, ref := range s.refLocks() {
+	for _, ref := range t.s.refLocks() {
 		if fi, err := os.Lstat(ref); err == nil {
 			lock.note("ref-lock " + ref + " " + fileID(fi))
 		}
 	}
-	io.WriteString(stdin, "commit\n")
-	if !ok("commit") {
-		return fail()
+	io.WriteString(t.stdin, "commit\n")
+	if !t.ok("commit") {
+		return t.fail()
 	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return &gitError{args: []string{"update-ref"}, stderr: stderr.String(), err: err}
-	}
+	t.end()
 	return nil
+}
+
+// end closes the transaction: an open one is aborted, as update-ref does
+// at the end of its input.
+func (t *refTxn) end() {
+	if t.ended {
+		return
+	}
+	t.ended = true
+	t.stdin.Close()
+	io.Copy(io.Discard, t.out)
+	t.cmd.Wait()
 }
 
 // refError classifies a failed update-ref.

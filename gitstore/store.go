@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mem-dev/mem/internal/locate"
 )
@@ -42,10 +43,27 @@ type Store struct {
 	// the scan, whoever wrote the bytes (a memory edited by hand and then
 	// forgotten, a model's reason, an undo).
 	Check func(path string, data []byte) error
+
+	objOnce sync.Once
+	obj     objects
+	backend string // "go-git" or "cli" to choose one (tests); "" picks
 }
 
-// objects is how the store reads and writes git objects.
-func (s *Store) objects() objects { return cliObjects{s} }
+// objects is how the store reads and writes git objects: in process with
+// go-git when it can open the repository, else with the git command (for
+// SHA-256 repositories, say, which go-git refuses).
+func (s *Store) objects() objects {
+	s.objOnce.Do(func() {
+		if s.backend != "cli" {
+			if g, err := openGoGit(s); err == nil {
+				s.obj = g
+				return
+			}
+		}
+		s.obj = cliObjects{s}
+	})
+	return s.obj
+}
 
 // Open describes the store at the place locate.Find found; the store
 // directory need not exist yet. locate is the one resolver of where a store

@@ -2,16 +2,16 @@ package gitstore
 
 import (
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
+	"hash"
 	"io/fs"
 	"sort"
+	"strconv"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Undo reverts one mem commit as a new commit (Mem-Action: undo, Mem-Undo:
@@ -28,128 +28,111 @@ func (s *Store) Undo(ctx context.Context, ref string) (Result, error) {
 	if ref == "" || strings.HasPrefix(ref, "-") {
 		return Result{}, fmt.Errorf("undo: bad revision %q", ref)
 	}
-	out, err := s.git(ctx, nil, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	c, err := s.objects().readCommit(ctx, ref)
 	if err != nil {
 		return Result{}, fmt.Errorf("undo: unknown commit %q", ref)
 	}
-	hash := strings.TrimSpace(string(out))
-
-	changes, info, err := s.revertOf(hash)
+	changes, info, err := s.revertOf(ctx, c)
 	if err != nil {
-		return Result{}, fmt.Errorf("undo %.12s: %w", hash, err)
+		return Result{}, fmt.Errorf("undo %.12s: %w", c.Hash, err)
 	}
 	res, err := s.Apply(ctx, changes, info)
 	if err != nil {
-		return Result{}, fmt.Errorf("undo %.12s: %w", hash, err)
+		return Result{}, fmt.Errorf("undo %.12s: %w", c.Hash, err)
 	}
 	return res, nil
 }
 
-// revertOf computes the changes that revert commit hash, checking that it may be
-// reverted.
-func (s *Store) revertOf(hash string) ([]Change, CommitInfo, error) {
-	goGitMu.Lock()
-	defer goGitMu.Unlock()
-	repo, err := s.openRepo()
-	if err != nil {
-		return nil, CommitInfo{}, err
-	}
-	c, err := repo.CommitObject(plumbing.NewHash(hash))
-	if err != nil {
-		return nil, CommitInfo{}, fmt.Errorf("read commit: %w", err)
-	}
+// revertOf computes the changes that revert commit c, checking that it may
+// be reverted.
+func (s *Store) revertOf(ctx context.Context, c commitObject) ([]Change, CommitInfo, error) {
+	obj := s.objects()
 	e, ok := entryOf(c)
 	if !ok {
 		return nil, CommitInfo{}, errors.New("not a mem commit (it has no Mem-Action trailer)")
 	}
-	if c.NumParents() > 1 {
+	if len(c.Parents) > 1 {
 		return nil, CommitInfo{}, errors.New("is a merge commit")
 	}
-	to, err := c.Tree()
-	if err != nil {
-		return nil, CommitInfo{}, fmt.Errorf("read tree: %w", err)
-	}
-	var from *object.Tree
-	if c.NumParents() == 1 {
-		parent, err := c.Parent(0)
+	var from string
+	if len(c.Parents) == 1 {
+		p, err := obj.readCommit(ctx, c.Parents[0])
 		if err != nil {
 			return nil, CommitInfo{}, fmt.Errorf("read parent: %w", err)
 		}
-		if from, err = parent.Tree(); err != nil {
-			return nil, CommitInfo{}, fmt.Errorf("read tree: %w", err)
-		}
+		from = p.Tree
 	}
-	diff, err := object.DiffTree(from, to)
+	diff, err := obj.diffTree(ctx, from, c.Tree)
 	if err != nil {
-		return nil, CommitInfo{}, fmt.Errorf("diff: %w", err)
+		return nil, CommitInfo{}, err
 	}
 	prefix := s.GitPath("")
 	if prefix != "" {
 		prefix += "/"
 	}
 	var changes []Change
+	var olds []string
+	var oldAt []int
 	for _, d := range diff {
-		name := d.To.Name
-		if name == "" {
-			name = d.From.Name
-		}
-		rel, ok := strings.CutPrefix(name, prefix)
+		rel, ok := strings.CutPrefix(d.Path, prefix)
 		if !ok {
-			return nil, CommitInfo{}, fmt.Errorf("changed %s, outside the store", name)
+			return nil, CommitInfo{}, fmt.Errorf("changed %s, outside the store", d.Path)
 		}
 		// The file must still be as the commit left it.
 		cur, err := s.ReadFile(rel)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			if d.To.Name != "" {
+			if d.To.Mode != 0 {
 				return nil, CommitInfo{}, fmt.Errorf("%s has changed since (it was removed)", rel)
 			}
 		case err != nil:
 			return nil, CommitInfo{}, err
-		case d.To.Name == "":
+		case d.To.Mode == 0:
 			return nil, CommitInfo{}, fmt.Errorf("%s has changed since (it was created again)", rel)
-		case plumbing.ComputeHash(plumbing.BlobObject, cur) != d.To.TreeEntry.Hash:
+		case blobHash(cur, len(d.To.Hash)) != d.To.Hash:
 			return nil, CommitInfo{}, fmt.Errorf("%s has changed since", rel)
 		}
-		if d.From.Name == "" {
+		if d.From.Mode == 0 {
 			changes = append(changes, Change{Path: rel, Delete: true})
 			continue
 		}
-		if !d.From.TreeEntry.Mode.IsFile() || d.From.TreeEntry.Mode == filemode.Symlink {
+		if d.From.Mode != 0o100644 && d.From.Mode != 0o100755 {
 			return nil, CommitInfo{}, fmt.Errorf("%s was not a regular file", rel)
 		}
-		data, err := blobBytes(repo, d.From.TreeEntry.Hash)
-		if err != nil {
-			return nil, CommitInfo{}, fmt.Errorf("read %s: %w", rel, err)
-		}
-		changes = append(changes, Change{Path: rel, Data: data})
+		olds = append(olds, d.From.Hash)
+		oldAt = append(oldAt, len(changes))
+		changes = append(changes, Change{Path: rel})
 	}
 	if len(changes) == 0 {
 		return nil, CommitInfo{}, errors.New("changed no files")
+	}
+	blobs, err := obj.readBlobs(ctx, olds)
+	if err != nil {
+		return nil, CommitInfo{}, err
+	}
+	for i, at := range oldAt {
+		changes[at].Data = blobs[i]
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	info := CommitInfo{
 		Action: "undo",
 		Slug:   e.Slug,
-		Body:   fmt.Sprintf("Undo %.12s %q.", hash, e.Subject),
+		Body:   fmt.Sprintf("Undo %.12s %q.", c.Hash, e.Subject),
 		Trailers: []Trailer{
-			{Key: "Mem-Undo", Value: hash},
+			{Key: "Mem-Undo", Value: c.Hash},
 		},
 	}
 	return changes, info, nil
 }
 
-func blobBytes(repo interface {
-	BlobObject(plumbing.Hash) (*object.Blob, error)
-}, h plumbing.Hash) ([]byte, error) {
-	b, err := repo.BlobObject(h)
-	if err != nil {
-		return nil, err
+// blobHash is the name git gives data as a blob, in the repository's hash:
+// SHA-1 for names of 40 hex digits, SHA-256 for 64.
+func blobHash(data []byte, hexLen int) string {
+	var h hash.Hash = sha1.New()
+	if hexLen == 64 {
+		h = sha256.New()
 	}
-	r, err := b.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return io.ReadAll(r)
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
 }

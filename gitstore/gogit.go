@@ -1,0 +1,290 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// goGitMu serialises go-git use: it is not safe for concurrent use.
+var goGitMu sync.Mutex
+
+// goGitObjects implements objects in process with go-git: objects are read
+// from the repository's loose objects and packs and written as loose
+// objects, HEAD is read from its files. What go-git does not do as git
+// does is left to cli: an identity configured beyond what identities reads,
+// a revision ResolveRevision does not know, an index format readIndexEntries
+// does not read.
+type goGitObjects struct {
+	s    *Store
+	repo *git.Repository
+	cli  cliObjects
+}
+
+var _ objects = (*goGitObjects)(nil)
+
+// openGoGit opens the store's repository with go-git, from its git
+// directories as locate found them (linked worktrees, GIT_DIR set apart).
+// It fails for what go-git cannot read, SHA-256 repositories among them
+// ("unknown extension: objectformat").
+func openGoGit(s *Store) (*goGitObjects, error) {
+	goGitMu.Lock()
+	defer goGitMu.Unlock()
+	fs := dotgit.NewRepositoryFilesystem(osfs.New(s.GitDir, osfs.WithBoundOS()), osfs.New(s.CommonDir, osfs.WithBoundOS()))
+	st := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+	repo, err := git.Open(st, nil)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	return &goGitObjects{s: s, repo: repo, cli: cliObjects{s}}, nil
+}
+
+func (g *goGitObjects) head(ctx context.Context) (commit, tree string, err error) {
+	goGitMu.Lock()
+	defer goGitMu.Unlock()
+	ref, err := g.repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("read HEAD: %w", err)
+	}
+	c, err := g.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return "", "", fmt.Errorf("read HEAD: %w", err)
+	}
+	return c.Hash.String(), c.TreeHash.String(), nil
+}
+
+func (g *goGitObjects) indexEntries(ctx context.Context, index string, paths []string) ([]entry, error) {
+	entries, err := readIndexEntries(index, paths, 20)
+	if errors.Is(err, errIndexFormat) {
+		return g.cli.indexEntries(ctx, index, paths)
+	}
+	return entries, err
+}
+
+func (g *goGitObjects) writeTree(ctx context.Context, base string, entries []entry) (string, error) {
+	goGitMu.Lock()
+	defer goGitMu.Unlock()
+	byDir := map[string][]entry{} // dir ("" for the top) -> its entries
+	for _, e := range entries {
+		byDir[path.Dir(e.Path)] = append(byDir[path.Dir(e.Path)], e)
+	}
+	h, _, err := g.updateTree(plumbing.NewHash(base), base == "", "", byDir)
+	if err != nil {
+		return "", err
+	}
+	return h.String(), nil
+}
+
+// updateTree writes the tree at dir (hash h, or none when absent) with the
+// entries of byDir under it applied, and returns it; empty reports a tree
+// left with no entries, which its parent drops as git does.
+func (g *goGitObjects) updateTree(h plumbing.Hash, absent bool, dir string, byDir map[string][]entry) (plumbing.Hash, bool, error) {
+	var tes []object.TreeEntry
+	if !absent {
+		t, err := g.repo.TreeObject(h)
+		if err != nil {
+			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s: %w", dir, err)
+		}
+		tes = append(tes, t.Entries...)
+	}
+	key := dir
+	if key == "" {
+		key = "."
+	}
+	set := func(name string, mode filemode.FileMode, hash plumbing.Hash, remove bool) {
+		for i, te := range tes {
+			if te.Name == name {
+				if remove {
+					tes = append(tes[:i], tes[i+1:]...)
+				} else {
+					tes[i] = object.TreeEntry{Name: name, Mode: mode, Hash: hash}
+				}
+				return
+			}
+		}
+		if !remove {
+			tes = append(tes, object.TreeEntry{Name: name, Mode: mode, Hash: hash})
+		}
+	}
+	for _, e := range byDir[key] {
+		set(path.Base(e.Path), filemode.FileMode(e.Mode), plumbing.NewHash(e.Hash), e.Mode == 0)
+	}
+	// Subdirectories that hold changed entries, at any depth.
+	subs := map[string]bool{}
+	prefix := dir + "/"
+	if dir == "" {
+		prefix = ""
+	}
+	for d := range byDir {
+		if d == "." || !strings.HasPrefix(d, prefix) || d == dir {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(d, prefix), "/")
+		subs[name] = true
+	}
+	for name := range subs {
+		var cur plumbing.Hash
+		present := false
+		for _, te := range tes {
+			if te.Name == name && te.Mode == filemode.Dir {
+				cur, present = te.Hash, true
+			}
+		}
+		if !present {
+			// A file of that name gives way to the directory, as in git.
+			set(name, 0, plumbing.ZeroHash, true)
+		}
+		sh, empty, err := g.updateTree(cur, !present, path.Join(dir, name), byDir)
+		if err != nil {
+			return plumbing.ZeroHash, false, err
+		}
+		set(name, filemode.Dir, sh, empty)
+	}
+	sort.Slice(tes, func(i, j int) bool { return treeKey(tes[i]) < treeKey(tes[j]) })
+	t := &object.Tree{Entries: tes}
+	obj := g.repo.Storer.NewEncodedObject()
+	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	sh, err := g.repo.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, false, fmt.Errorf("write tree: %w", err)
+	}
+	return sh, len(tes) == 0, nil
+}
+
+// treeKey orders tree entries as git does: by name, a directory's as if it
+// ended in "/".
+func treeKey(te object.TreeEntry) string {
+	if te.Mode == filemode.Dir {
+		return te.Name + "/"
+	}
+	return te.Name
+}
+
+func (g *goGitObjects) writeCommit(ctx context.Context, tree, parent, msg string) (string, error) {
+	author, committer, ok := g.s.identities(time.Now())
+	if !ok {
+		return g.cli.writeCommit(ctx, tree, parent, msg)
+	}
+	goGitMu.Lock()
+	defer goGitMu.Unlock()
+	c := &object.Commit{Author: author, Committer: committer, Message: msg, TreeHash: plumbing.NewHash(tree)}
+	if parent != "" {
+		c.ParentHashes = []plumbing.Hash{plumbing.NewHash(parent)}
+	}
+	obj := g.repo.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return "", err
+	}
+	h, err := g.repo.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return "", fmt.Errorf("write commit: %w", err)
+	}
+	return h.String(), nil
+}
+
+func (g *goGitObjects) readCommit(ctx context.Context, rev string) (commitObject, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return commitObject{}, fmt.Errorf("bad revision %q", rev)
+	}
+	goGitMu.Lock()
+	h, err := g.repo.ResolveRevision(plumbing.Revision(rev))
+	var c *object.Commit
+	if err == nil {
+		c, err = g.repo.CommitObject(*h)
+	}
+	goGitMu.Unlock()
+	if err != nil {
+		return g.cli.readCommit(ctx, rev) // git knows more revisions than go-git
+	}
+	co := commitObject{
+		Hash: c.Hash.String(), Tree: c.TreeHash.String(),
+		Author: fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email), Time: inOffset(c.Author.When), Message: c.Message,
+	}
+	for _, p := range c.ParentHashes {
+		co.Parents = append(co.Parents, p.String())
+	}
+	return co, nil
+}
+
+func (g *goGitObjects) diffTree(ctx context.Context, from, to string) ([]change, error) {
+	goGitMu.Lock()
+	defer goGitMu.Unlock()
+	tree := func(h string) (*object.Tree, error) {
+		if h == "" {
+			return nil, nil
+		}
+		return g.repo.TreeObject(plumbing.NewHash(h))
+	}
+	ft, err := tree(from)
+	if err != nil {
+		return nil, fmt.Errorf("read tree: %w", err)
+	}
+	tt, err := tree(to)
+	if err != nil {
+		return nil, fmt.Errorf("read tree: %w", err)
+	}
+	diff, err := object.DiffTree(ft, tt)
+	if err != nil {
+		return nil, fmt.Errorf("diff: %w", err)
+	}
+	var changes []change
+	for _, d := range diff {
+		ch := change{Path: d.To.Name}
+		if ch.Path == "" {
+			ch.Path = d.From.Name
+		}
+		if d.From.Name != "" {
+			ch.From = entry{Path: d.From.Name, Mode: uint32(d.From.TreeEntry.Mode), Hash: d.From.TreeEntry.Hash.String()}
+		}
+		if d.To.Name != "" {
+			ch.To = entry{Path: d.To.Name, Mode: uint32(d.To.TreeEntry.Mode), Hash: d.To.TreeEntry.Hash.String()}
+		}
+		changes = append(changes, ch)
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	return changes, nil
+}
+
+func (g *goGitObjects) readBlobs(ctx context.Context, hashes []string) ([][]byte, error) {
+	goGitMu.Lock()
+	defer goGitMu.Unlock()
+	blobs := make([][]byte, len(hashes))
+	for i, h := range hashes {
+		b, err := g.repo.BlobObject(plumbing.NewHash(h))
+		if err != nil {
+			return nil, fmt.Errorf("read blob %s: %w", h, err)
+		}
+		r, err := b.Reader()
+		if err != nil {
+			return nil, err
+		}
+		blobs[i], err = io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return blobs, nil
+}
+
+func (g *goGitObjects) close() {}

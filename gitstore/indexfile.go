@@ -1,0 +1,136 @@
+package gitstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// errIndexFormat is returned by readIndexEntries for an index it does not
+// read (a split or sparse index, an unknown version): the caller asks git.
+var errIndexFormat = errors.New("index format not read in process")
+
+// readIndexEntries reads the stage-0 entries of paths from the index file at
+// path, in the format of gitformat-index(5), versions 2 to 4, for object
+// names of hashSize bytes. Each path gets one entry, with a zero Mode when
+// the index does not hold it. A missing file holds nothing. An index that
+// splits its entries off (the "link" extension) or keeps sparse directories
+// ("sdir") fails with errIndexFormat, as does anything it does not know.
+func readIndexEntries(path string, paths []string, hashSize int) ([]entry, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		data = nil
+	} else if err != nil {
+		return nil, err
+	}
+	found := map[string]entry{}
+	if data != nil {
+		if found, err = parseIndex(data, paths, hashSize); err != nil {
+			return nil, err
+		}
+	}
+	entries := make([]entry, len(paths))
+	for i, p := range paths {
+		entries[i] = found[p]
+		entries[i].Path = p
+	}
+	return entries, nil
+}
+
+func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, error) {
+	if len(data) < 12+hashSize || string(data[:4]) != "DIRC" {
+		return nil, fmt.Errorf("%w: not an index", errIndexFormat)
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("%w: version %d", errIndexFormat, version)
+	}
+	n := binary.BigEndian.Uint32(data[8:12])
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
+	}
+	found := map[string]entry{}
+	body := data[:len(data)-hashSize]
+	off := 12
+	var prev []byte
+	for i := uint32(0); i < n; i++ {
+		start := off
+		if off+40+hashSize+2 > len(body) {
+			return nil, fmt.Errorf("%w: truncated", errIndexFormat)
+		}
+		mode := binary.BigEndian.Uint32(body[off+24 : off+28])
+		hash := hex.EncodeToString(body[off+40 : off+40+hashSize])
+		flags := binary.BigEndian.Uint16(body[off+40+hashSize:])
+		off += 40 + hashSize + 2
+		if flags&0x4000 != 0 { // extended flags
+			if version < 3 {
+				return nil, fmt.Errorf("%w: extended flags in version 2", errIndexFormat)
+			}
+			off += 2
+		}
+		var name []byte
+		if version == 4 {
+			// The path is the previous one less N bytes, plus a NUL-ended suffix.
+			strip, k := offsetVarint(body[off:])
+			if k == 0 || strip > uint64(len(prev)) {
+				return nil, fmt.Errorf("%w: bad path prefix", errIndexFormat)
+			}
+			off += k
+			end := bytes.IndexByte(body[off:], 0)
+			if end < 0 {
+				return nil, fmt.Errorf("%w: truncated", errIndexFormat)
+			}
+			name = append(append([]byte{}, prev[:uint64(len(prev))-strip]...), body[off:off+end]...)
+			off += end + 1
+		} else {
+			end := bytes.IndexByte(body[off:], 0)
+			if end < 0 {
+				return nil, fmt.Errorf("%w: truncated", errIndexFormat)
+			}
+			name = body[off : off+end]
+			// NUL-padded to a multiple of 8 bytes, at least one NUL.
+			off = start + (off+end-start+8)&^7
+		}
+		prev = name
+		if stage := (flags >> 12) & 3; stage == 0 && want[string(name)] {
+			found[string(name)] = entry{Path: string(name), Mode: mode, Hash: hash}
+		}
+	}
+	// Extensions: refuse the ones that change what the entries mean.
+	for off+8 <= len(body) {
+		sig := string(body[off : off+4])
+		size := int(binary.BigEndian.Uint32(body[off+4 : off+8]))
+		if sig == "link" || sig == "sdir" {
+			return nil, fmt.Errorf("%w: extension %s", errIndexFormat, sig)
+		}
+		if sig[0] < 'A' || sig[0] > 'Z' {
+			return nil, fmt.Errorf("%w: required extension %q", errIndexFormat, sig)
+		}
+		off += 8 + size
+	}
+	return found, nil
+}
+
+// offsetVarint decodes git's offset varint (each continuation adds one
+// before shifting); k is the number of bytes read, 0 when truncated.
+func offsetVarint(b []byte) (v uint64, k int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	v = uint64(c & 0x7f)
+	k = 1
+	for c&0x80 != 0 {
+		if k >= len(b) || k > 9 {
+			return 0, 0
+		}
+		c = b[k]
+		k++
+		v = ((v + 1) << 7) | uint64(c&0x7f)
+	}
+	return v, k
+}
