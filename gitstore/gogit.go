@@ -216,6 +216,11 @@ func (g *goGitObjects) readCommit(ctx context.Context, rev string) (commitObject
 	if err != nil {
 		return g.cli.readCommit(ctx, rev) // git knows more revisions than go-git
 	}
+	return goGitCommit(c), nil
+}
+
+// goGitCommit is a go-git commit as mem reads one.
+func goGitCommit(c *object.Commit) commitObject {
 	co := commitObject{
 		Hash: c.Hash.String(), Tree: c.TreeHash.String(),
 		Author: fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email), Time: inOffset(c.Author.When), Message: c.Message,
@@ -223,7 +228,7 @@ func (g *goGitObjects) readCommit(ctx context.Context, rev string) (commitObject
 	for _, p := range c.ParentHashes {
 		co.Parents = append(co.Parents, p.String())
 	}
-	return co, nil
+	return co
 }
 
 func (g *goGitObjects) diffTree(ctx context.Context, from, to string) ([]change, error) {

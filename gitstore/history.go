@@ -11,6 +11,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
+// errStopWalk ends a commit walk early.
+var errStopWalk = errors.New("stop")
+
 // Revision is one commit that changed a file, with the file's diff in it.
 type Revision struct {
 	Entry        // Action is "" for a commit mem did not make
@@ -27,12 +30,13 @@ func (s *Store) History(rel string, limit int) ([]Revision, error) {
 		return nil, err
 	}
 	gitPath := s.GitPath(clean)
+	g, ok := s.objects().(*goGitObjects)
+	if !ok {
+		return nil, errors.New("history: not available for this repository (go-git cannot read it)")
+	}
 	goGitMu.Lock()
 	defer goGitMu.Unlock()
-	repo, err := s.openRepo()
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
+	repo := g.repo
 	head, err := repo.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil
@@ -47,7 +51,7 @@ func (s *Store) History(rel string, limit int) ([]Revision, error) {
 	defer iter.Close()
 	var out []Revision
 	err = iter.ForEach(func(c *object.Commit) error {
-		e, ok := entryOf(c)
+		e, ok := entryOf(goGitCommit(c))
 		if !ok {
 			e = Entry{Commit: c.Hash.String(), Time: c.Author.When,
 				Author:  fmt.Sprintf("%s <%s>", c.Author.Name, c.Author.Email),
@@ -59,11 +63,11 @@ func (s *Store) History(rel string, limit int) ([]Revision, error) {
 		}
 		out = append(out, Revision{Entry: e, Diff: diff})
 		if limit > 0 && len(out) >= limit {
-			return errStop
+			return errStopWalk
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, errStop) && !errors.Is(err, io.EOF) {
+	if err != nil && !errors.Is(err, errStopWalk) && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	return out, nil
