@@ -12,9 +12,10 @@
 //
 // # Invariants
 //
-//   - Nothing runs a shell or another program. Paths are looked at with
-//     os.Root, git with go-git, URLs with net/http HEAD and GET requests whose
-//     bodies are never read. A model supplies only a kind and one typed
+//   - Nothing runs a shell. Paths are looked at with os.Root, git through
+//     gitstore (fixed git commands; a model's argument reaches git only as a
+//     commit name of hex digits, checked first), URLs with net/http HEAD and
+//     GET requests whose bodies are never read. A model supplies only a kind and one typed
 //     argument; it never supplies a command, a flag or a file to write.
 //   - Validation comes first. A path is relative, has no ".." and no shell
 //     metacharacter, and does not leave the work tree through a symlink; a

@@ -16,9 +16,7 @@ import (
 	"sync"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/mem-dev/mem/gitstore"
 )
 
 // DefaultURLTimeout bounds each HTTP request of a URL probe when
@@ -45,7 +43,7 @@ type Prober struct {
 	tree    *treeIndex
 
 	gitDone  bool
-	repo     *git.Repository
+	facts    *gitstore.Facts
 	gitErr   error
 	refs     map[string]string // branch name → full ref name
 	remotes  []*gitRemote
@@ -279,58 +277,24 @@ func (p *Prober) atRootOrTop(name string) []string {
 
 // ---- git
 
-// openGit opens the repository once and reads its refs. Call with p.mu held.
+// openGit reads the repository's refs once, through gitstore. Call with
+// p.mu held.
 func (p *Prober) openGit() error {
 	if p.gitDone {
 		return p.gitErr
 	}
 	p.gitDone = true
-	r, err := git.PlainOpenWithOptions(p.Repo, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	f, err := gitstore.ReadFacts(context.Background(), p.Repo)
 	if err != nil {
-		p.gitErr = fmt.Errorf("no git repository at %s: %w", p.Repo, err)
+		p.gitErr = err
 		return p.gitErr
 	}
-	p.repo = r
-	p.refs = map[string]string{}
-	iter, err := r.References()
-	if err != nil {
-		p.gitErr = fmt.Errorf("read refs: %w", err)
-		return p.gitErr
-	}
-	_ = iter.ForEach(func(ref *plumbing.Reference) error {
-		n := ref.Name()
-		switch {
-		case n.IsBranch():
-			p.refs[n.Short()] = n.String()
-		case n.IsRemote():
-			short := n.Short() // "origin/main"
-			if strings.HasSuffix(short, "/HEAD") {
-				return nil
-			}
-			p.tracking = true
-			if _, ok := p.refs[short]; !ok {
-				p.refs[short] = n.String()
-			}
-			if _, b, ok := strings.Cut(short, "/"); ok {
-				if _, ok := p.refs[b]; !ok {
-					p.refs[b] = n.String()
-				}
-			}
-		}
-		return nil
-	})
-	if cfg, err := r.Config(); err == nil {
-		names := make([]string, 0, len(cfg.Remotes))
-		for n := range cfg.Remotes {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			p.remotes = append(p.remotes, &gitRemote{name: n, urls: cfg.Remotes[n].URLs})
-		}
-	}
-	if sh, err := r.Storer.Shallow(); err == nil && len(sh) > 0 {
-		p.shallow = true
+	p.facts = f
+	p.refs = f.Refs
+	p.tracking = f.Tracking
+	p.shallow = f.Shallow
+	for _, r := range f.Remotes {
+		p.remotes = append(p.remotes, &gitRemote{name: r.Name, urls: r.URLs})
 	}
 	return nil
 }
@@ -357,11 +321,11 @@ func (p *Prober) probeCommit(sha string) (Outcome, string) {
 	if err := p.openGit(); err != nil {
 		return Unknown, fmt.Sprintf("commit %s not checked: %v", sha, err)
 	}
-	h, err := p.repo.ResolveRevision(plumbing.Revision(sha))
-	if err == nil && strings.HasPrefix(h.String(), sha) {
+	found, err := p.facts.CommitExists(context.Background(), sha)
+	if found {
 		return Passed, fmt.Sprintf("commit %s exists", sha)
 	}
-	if err != nil && !errors.Is(err, plumbing.ErrReferenceNotFound) && !errors.Is(err, plumbing.ErrObjectNotFound) {
+	if err != nil {
 		return Unknown, fmt.Sprintf("commit %s not checked: %v", sha, err)
 	}
 	if p.shallow {
@@ -381,14 +345,8 @@ func (p *Prober) loadPRs() error {
 	}
 	p.prDone = true
 	p.prs = map[int]string{}
-	iter, err := p.repo.Log(&git.LogOptions{All: true})
-	if err != nil {
-		p.prErr = fmt.Errorf("read history: %w", err)
-		return p.prErr
-	}
-	err = iter.ForEach(func(c *object.Commit) error {
+	err := p.facts.Subjects(context.Background(), func(hash, subject string) {
 		p.commits++
-		subject, _, _ := strings.Cut(c.Message, "\n")
 		for _, m := range prSubject.FindAllStringSubmatch(subject, -1) {
 			num := m[1] + m[2]
 			n, err := strconv.Atoi(num)
@@ -396,13 +354,12 @@ func (p *Prober) loadPRs() error {
 				continue
 			}
 			if _, ok := p.prs[n]; !ok {
-				p.prs[n] = c.Hash.String()[:7] + " " + strings.TrimSpace(subject)
+				p.prs[n] = hash[:7] + " " + strings.TrimSpace(subject)
 			}
 		}
-		return nil
 	})
 	if err != nil {
-		p.prErr = fmt.Errorf("read history: %w", err)
+		p.prErr = err
 	}
 	return p.prErr
 }
