@@ -44,7 +44,14 @@ func (s *Store) removeStale(dirs []string) {
 		return "", false
 	})
 	removeStaleTemps(s.pendingDir(), func(name string) (string, bool) {
-		return "", strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp")
+		// .<time>-w.<pid>.<random>.json.tmp<random>: a journal entry being written
+		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp") {
+			return "", false
+		}
+		if _, rest, ok := strings.Cut(name, "-w."); ok {
+			return rest, true
+		}
+		return "", true
 	})
 	for _, d := range dirs {
 		removeStaleTemps(d, func(name string) (string, bool) {
