@@ -1,7 +1,9 @@
 // Package hooks holds mem's Claude Code hook handlers. They run inside
 // Claude Code on every prompt or stop, so they import only the standard
-// library and mem's lean packages (locate, transcript), compile no regexp at
-// init, and fail open: an error of their own never blocks the agent.
+// library and mem's lean packages (search, locate, transcript, shell and
+// small helpers such as rawfile, jsonscan and logfile; cmd/mem-hook's test
+// holds the whole binary to that), compile no regexp at init, and fail
+// open: an error of their own never blocks the agent.
 //
 // # Stop gate (`mem gate`)
 //
@@ -40,7 +42,7 @@
 //
 // One JSON file per session, <CacheDir>/gate/<session id>.json (the id
 // reduced to [A-Za-z0-9._-], with a hash suffix when anything was replaced),
-// written by temp file and rename:
+// written by temp file and rename (atomicfile.WriteUnsynced):
 //
 //	{"version":1,"transcript":"/…/<session>.jsonl","offset":1234567,
 //	 "tool_calls":17,"assistant_since_check":3,"checks":2,"looked_up":true,

@@ -7,7 +7,7 @@ import (
 )
 
 // The prompt path links search and eval: they must import only the standard
-// library, each other, internal/atomicfile and internal/class.
+// library, each other, internal/atomicfile, internal/class and internal/document.
 func TestStdlibOnly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping go list in -short mode")
@@ -19,7 +19,8 @@ func TestStdlibOnly(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		first, _, _ := strings.Cut(p, "/")
 		if strings.Contains(first, ".") && p != "github.com/mem-dev/mem/search" && p != "github.com/mem-dev/mem/internal/eval" &&
-			p != "github.com/mem-dev/mem/internal/atomicfile" && p != "github.com/mem-dev/mem/internal/class" {
+			p != "github.com/mem-dev/mem/internal/atomicfile" && p != "github.com/mem-dev/mem/internal/class" &&
+			p != "github.com/mem-dev/mem/internal/document" {
 			t.Errorf("search/eval depend on %s", p)
 		}
 	}

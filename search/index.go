@@ -2,28 +2,17 @@ package search
 
 import (
 	"encoding/binary"
-	"github.com/mem-dev/mem/internal/class"
 	"math"
 	"slices"
 	"sync/atomic"
-	"time"
+
+	"github.com/mem-dev/mem/internal/class"
+	"github.com/mem-dev/mem/internal/document"
 )
 
-// Doc is one searchable memory: a memory file, or a section of a MEMORY.md.
-type Doc struct {
-	Slug  string
-	Path  string // relative to the repository root, e.g. ".claude/agent-memory/vat-rounding.md"
-	Store string // one of Stores
-
-	Name, Description, Class string
-	Importance               int // 1-10; 0 = unset (treated as 5)
-	Modified                 time.Time
-	Tags, Aliases            []string
-	SupersededBy             string
-	Unverified               []string
-	Body                     string // plain text of the body, markup removed
-	Line                     int    // >0 for a section of a MEMORY.md: Path is that file, Line its first line
-}
+// Doc is one searchable memory: a memory file, or a section of a MEMORY.md
+// (package document, which the parsers fill without linking the index).
+type Doc = document.Doc
 
 // Fields of a document, in index order.
 const (

@@ -13,17 +13,9 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// docOf is indexer.Doc, the product's conversion of a parsed memory into a
-// Doc. indexer imports this package, so these internal tests cannot import
-// it; indexer_test.go, an external test file of this package, sets docOf in
-// its init, which runs before any test.
-var docOf func(m *mdparse.Memory, slug, path, store string) Doc
-
-// SetDocOf is how indexer_test.go hands over indexer.Doc.
-func SetDocOf(f func(m *mdparse.Memory, slug, path, store string) Doc) { docOf = f }
-
 // loadStore reads every *.md memory under dir (MEMORY.md excepted,
-// forgotten ones skipped) into Docs, as the product's indexer does.
+// forgotten ones skipped) into Docs, as the product's indexer does
+// (mdparse.Memory.Document).
 func loadStore(t testing.TB, dir, store string) []Doc {
 	t.Helper()
 	var docs []Doc
@@ -44,7 +36,7 @@ func loadStore(t testing.TB, dir, store string) []Doc {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		slug := strings.TrimSuffix(filepath.Base(p), ".md")
-		docs = append(docs, docOf(m, slug, filepath.ToSlash(filepath.Join(".claude/agent-memory", rel)), store))
+		docs = append(docs, m.Document(slug, filepath.ToSlash(filepath.Join(".claude/agent-memory", rel)), store))
 		return nil
 	})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/indexer"
 	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
@@ -143,7 +142,7 @@ func loadEvalStore(t *testing.T, dir string) ([]search.Doc, map[string]*mdparse.
 		}
 		slug := strings.TrimSuffix(e.Name(), ".md")
 		mems[slug] = m
-		docs = append(docs, indexer.Doc(m, slug, ".claude/agent-memory/"+e.Name(), "project"))
+		docs = append(docs, m.Document(slug, ".claude/agent-memory/"+e.Name(), "project"))
 	}
 	return docs, mems
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/enrichtest"
-	"github.com/mem-dev/mem/internal/indexer"
 	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
@@ -182,7 +181,7 @@ func loadStore(t *testing.T, dir string) []search.Doc {
 		if err != nil || m.Status == "forgotten" {
 			continue
 		}
-		docs = append(docs, indexer.Doc(m, strings.TrimSuffix(name, ".md"), ".claude/agent-memory/"+name, "project"))
+		docs = append(docs, m.Document(strings.TrimSuffix(name, ".md"), ".claude/agent-memory/"+name, "project"))
 	}
 	return docs
 }

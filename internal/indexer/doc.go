@@ -1,5 +1,6 @@
 // Package indexer turns a store's files into the search index and keeps the
-// index's cache up to date. It sits between mdparse and search so that
+// index's cache up to date. It sits between mdparse (which makes a memory
+// into a search document, mdparse.Memory.Document) and search, so that
 // search, which runs in the prompt hook, links no markdown or YAML parser.
 //
 // The index reads four stores: the project's (the store's own files, read
@@ -20,28 +21,3 @@
 // or damaged cache is rebuilt from every file, and a rebuild prunes the
 // caches nobody will read again.
 package indexer
-
-import (
-	"github.com/mem-dev/mem/mdparse"
-	"github.com/mem-dev/mem/search"
-)
-
-// Doc returns the search document of memory m, known by slug, at path (as
-// shown to the agent) in store (one of search.Stores).
-func Doc(m *mdparse.Memory, slug, path, store string) search.Doc {
-	return search.Doc{
-		Slug:         slug,
-		Path:         path,
-		Store:        store,
-		Name:         m.Name,
-		Description:  m.Description,
-		Class:        m.EffectiveClass(),
-		Importance:   m.Importance,
-		Modified:     m.Modified,
-		Tags:         m.Tags,
-		Aliases:      m.Aliases,
-		SupersededBy: m.SupersededBy,
-		Unverified:   m.Unverified,
-		Body:         mdparse.ExtractBody(m.Body).Searchable(),
-	}
-}

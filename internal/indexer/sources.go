@@ -231,5 +231,5 @@ func Docs(f Source, data []byte) ([]search.Doc, error) {
 	if m.Status == mdparse.StatusForgotten {
 		return nil, nil
 	}
-	return []search.Doc{Doc(m, layout.Slug(f.Shown), f.Shown, f.Store)}, nil
+	return []search.Doc{m.Document(layout.Slug(f.Shown), f.Shown, f.Store)}, nil
 }

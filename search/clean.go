@@ -1,0 +1,245 @@
+package search
+
+// Prompt cleaning: what ParseQuery reads of a raw prompt before it builds
+// terms. A prompt is split into prose and code (fenced blocks, lines that
+// look like logs, whole stack traces and diffs: eachSegment), image and
+// paste markers and URLs are removed (stripNoise; a ticket id in a URL's
+// path is kept), and a pasted SQL statement is noticed (pastesSQL), since
+// such a prompt is about SQL without saying so. TUNING.md records why each
+// rule is what it is.
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// pastesSQL reports whether a line of s is an SQL statement.
+func pastesSQL(s string) bool {
+	for line := range strings.Lines(s) {
+		if isSQLStatement(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSQLStatement reports whether line is an SQL statement that changes or
+// reads data or a table, with the structure of one: a sentence that starts
+// with the same word ("update the docs and set the flag", "select a file
+// from the list") is not one.
+func isSQLStatement(line string) bool {
+	line = strings.TrimLeft(line, " \t")
+	verb, _, _ := strings.Cut(line, " ")
+	switch {
+	case strings.EqualFold(verb, "update"), strings.EqualFold(verb, "select"), strings.EqualFold(verb, "delete"),
+		strings.EqualFold(verb, "insert"), strings.EqualFold(verb, "alter"):
+	default:
+		return false
+	}
+	f := strings.Fields(line)
+	has := func(word string) bool {
+		return slices.ContainsFunc(f, func(w string) bool { return strings.EqualFold(w, word) })
+	}
+	end := strings.HasSuffix(strings.TrimSpace(line), ";")
+	switch {
+	case len(f) < 3:
+		return false
+	case strings.EqualFold(verb, "update"):
+		return strings.EqualFold(f[2], "set") && strings.Contains(line, "=")
+	case strings.EqualFold(verb, "select"):
+		return has("from") && (end || strings.ContainsAny(line, "*(,="))
+	case strings.EqualFold(verb, "delete"):
+		return strings.EqualFold(f[1], "from") && (end || has("where"))
+	case strings.EqualFold(verb, "insert"):
+		return strings.EqualFold(f[1], "into") && (has("values") || has("select") || strings.Contains(line, "("))
+	default: // alter
+		return strings.EqualFold(f[1], "table") && len(f) > 3 &&
+			(strings.EqualFold(f[3], "add") || strings.EqualFold(f[3], "drop") || strings.EqualFold(f[3], "alter") || strings.EqualFold(f[3], "rename"))
+	}
+}
+
+// eachSegment splits raw prompt text into prose and code (fenced blocks,
+// lines that look like logs, and whole stack traces and diffs), with markers
+// and URLs removed.
+func eachSegment(s string, fn func(text string, code bool)) {
+	inFence, inBlock := false, false
+	var prose strings.Builder
+	flush := func() {
+		if prose.Len() > 0 {
+			fn(prose.String(), false)
+			prose.Reset()
+		}
+	}
+	for line := range strings.Lines(s) {
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		// A stack trace or diff runs until a blank line: its frames' code
+		// lines and its context lines look like prose one by one.
+		inBlock = inBlock && trim != "" || startsBlock(trim)
+		line = stripNoise(line)
+		if inFence || inBlock || looksLikeLog(trim) {
+			flush()
+			fn(line, true)
+			continue
+		}
+		prose.WriteString(line)
+		prose.WriteByte('\n')
+	}
+	flush()
+}
+
+// startsBlock reports whether line opens a stack trace or a diff.
+func startsBlock(line string) bool {
+	for _, p := range [...]string{"Traceback (most recent call last)", "goroutine ", "panic:", "Exception in thread",
+		"diff --git", "@@ ", "+++ ", "--- a/"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripNoise removes image and paste markers ("[Image #1]") and URLs. From a
+// URL it keeps path segments that look like ticket ids ("LARK-412").
+func stripNoise(s string) string {
+	if !strings.Contains(s, "[") && !strings.Contains(s, "://") && !strings.Contains(s, "www.") {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		if s[0] == '[' {
+			if end := strings.IndexByte(s, ']'); end > 0 && isMarker(s[1:end]) {
+				b.WriteByte(' ')
+				s = s[end+1:]
+				continue
+			}
+		}
+		if n := urlLen(s); n > 0 && (b.Len() == 0 || !isWordByte(lastByte(b.String()))) {
+			for i, seg := range strings.Split(s[:n], "/") {
+				if isTicketID(seg) || i >= 3 && isURLWord(seg) {
+					b.WriteByte(' ')
+					b.WriteString(seg)
+				}
+			}
+			b.WriteByte(' ')
+			s = s[n:]
+			continue
+		}
+		b.WriteByte(s[0])
+		s = s[1:]
+	}
+	return b.String()
+}
+
+func lastByte(s string) byte { return s[len(s)-1] }
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// isMarker reports whether the inside of brackets is a client marker such as
+// "Image #1", "Pasted text #2 +40 lines" or "image".
+func isMarker(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, p := range []string{"image", "pasted", "screenshot", "file", "attachment"} {
+		if strings.HasPrefix(s, p) && (len(s) == len(p) || s[len(p)] == ' ' || s[len(p)] == '#') {
+			return true
+		}
+	}
+	return false
+}
+
+// urlLen returns the length of a URL at the start of s, or 0.
+func urlLen(s string) int {
+	i := 0
+	for i < len(s) && i <= 10 && (isWordByte(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.') {
+		i++
+	}
+	switch {
+	case i > 0 && strings.HasPrefix(s[i:], "://") && isScheme(s[:i]):
+	case strings.HasPrefix(s, "www."):
+		i = -3
+	default:
+		return 0
+	}
+	n := i + 3
+	for n < len(s) && !unicode.IsSpace(rune(s[n])) && s[n] != '>' && s[n] != ')' && s[n] != '"' && s[n] != '\'' && s[n] != '`' {
+		n++
+	}
+	return n
+}
+
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// isURLWord reports whether a URL path segment is a short name ("ledger",
+// "atlas-web") rather than an id, a hash or a title slug.
+func isURLWord(seg string) bool {
+	if seg == "" || len(seg) > 24 || strings.Count(seg, "-") > 1 || strings.ContainsAny(seg, "?=&%#.") {
+		return false
+	}
+	for i := 0; i < len(seg); i++ {
+		if isDigit(seg[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isTicketID reports whether s looks like "ABC-123".
+func isTicketID(s string) bool {
+	i := strings.IndexByte(s, '-')
+	if i < 2 || i == len(s)-1 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if !(s[j] >= 'A' && s[j] <= 'Z' || s[j] >= 'a' && s[j] <= 'z') {
+			return false
+		}
+	}
+	return isNumber(s[i+1:])
+}
+
+// looksLikeLog reports whether a line reads like machine output rather than
+// prose: a timestamp or log level up front, a stack frame, a diff line, or
+// few letters among many symbols. (The lines that open a stack trace or a
+// diff are startsBlock's, which eachSegment asks first.)
+func looksLikeLog(line string) bool {
+	if line == "" {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(line, "at ") && strings.ContainsAny(line, "(:"),
+		strings.HasPrefix(line, "File \""), strings.HasPrefix(line, "Traceback"),
+		strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "$ "):
+		return true
+	}
+	// Leading date or time: 2026-11-10, 14:02:11.
+	if len(line) >= 8 && isDigit(line[0]) && isDigit(line[1]) && (line[2] == ':' || (isDigit(line[2]) && isDigit(line[3]) && line[4] == '-')) {
+		return true
+	}
+	letters, others := 0, 0
+	for _, r := range line {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsSpace(r):
+		default:
+			others++
+		}
+	}
+	return others > 8 && others*2 > letters
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
