@@ -1,11 +1,15 @@
 package mem
 
-import "github.com/mem-dev/mem/gitstore"
+import (
+	"context"
+
+	"github.com/mem-dev/mem/gitstore"
+)
 
 // History lists the commits that changed the project memory slug, newest
 // first (at most limit; all when limit <= 0), each with the memory's diff
 // and the commit's trailers: who or what changed it, and why.
-func (r *Repo) History(slug string, limit int) ([]gitstore.Revision, error) {
+func (r *Repo) History(_ context.Context, slug string, limit int) ([]gitstore.Revision, error) {
 	rel, _, err := r.load(slug)
 	if err != nil {
 		return nil, err
@@ -15,6 +19,6 @@ func (r *Repo) History(slug string, limit int) ([]gitstore.Revision, error) {
 
 // Forgotten returns the memories that `mem forget` set aside, sorted by
 // slug: List leaves them out, and the index does not hold them.
-func (r *Repo) Forgotten() ([]Entry, []error, error) {
+func (r *Repo) Forgotten(_ context.Context) ([]Entry, []error, error) {
 	return r.list(true)
 }

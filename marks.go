@@ -24,7 +24,7 @@ const MarksFile = "marks.jsonl"
 func (r *Repo) MarksPath() string { return filepath.Join(r.Place.CacheDir(), MarksFile) }
 
 // Marks reads the marks battery, oldest first; none when it does not exist.
-func (r *Repo) Marks() ([]eval.Case, error) {
+func (r *Repo) Marks(_ context.Context) ([]eval.Case, error) {
 	data, err := os.ReadFile(r.MarksPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -55,7 +55,7 @@ func (r *Repo) Mark(ctx context.Context, c eval.Case) error {
 		return err
 	}
 	defer unlock()
-	cases, err := r.Marks()
+	cases, err := r.Marks(ctx)
 	if err != nil {
 		return err
 	}

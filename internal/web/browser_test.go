@@ -74,7 +74,10 @@ func browse(t *testing.T, f *fixture) (context.Context, *Server) {
 	return ctx, srv
 }
 
-// screens is where screenshots go: MEM_SCREENS, or nowhere.
+// shoot saves a screenshot of the whole page as NAME.png in MEM_SCREENS,
+// when it is set:
+//
+//	MEM_SCREENS=/work/notes/screens go test ./internal/web -run TestBrowser
 func shoot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	dir := os.Getenv("MEM_SCREENS")
@@ -231,7 +234,7 @@ func TestBrowser(t *testing.T) {
 	if err != nil || !strings.Contains(text, "Marked wrong") {
 		t.Fatalf("mark: %v\n%s", err, text)
 	}
-	marks, err := f.repo.Marks()
+	marks, err := f.repo.Marks(t.Context())
 	if err != nil || len(marks) != 1 || marks[0].Prompt != "how do we deploy to production?" || strings.Join(marks[0].Expect, ",") != "deploys-go-through-the-release-branch" {
 		t.Fatalf("marks = %+v, %v", marks, err)
 	}

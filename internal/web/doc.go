@@ -4,8 +4,9 @@
 // command that makes it in a terminal (mem review, mem undo, mem skills).
 //
 // Pages are rendered on the server with html/template; the only script is
-// a few lines that ask before an undo and keep a form's choices in step
-// (static/app.js). Nothing needs a build step.
+// a few lines that apply a filter as soon as it is chosen (static/app.js),
+// and every page works without it. An undo asks first on a page of its own,
+// not in a script's dialog. Nothing needs a build step.
 //
 // # Security
 //

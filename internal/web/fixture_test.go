@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/curator"
@@ -226,8 +225,6 @@ func wantNotIn(t *testing.T, page string, bad ...string) {
 		}
 	}
 }
-
-var _ = time.Second
 
 type decisionLine = hooks.Decision
 

@@ -41,7 +41,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		// the person's terminal would, from the work tree.
 		p.Bad = append(p.Bad, strings.ReplaceAll(e.Error(), repo.Place.WorkTree+string(filepath.Separator), ""))
 	}
-	if forgotten, _, err := repo.Forgotten(); err == nil {
+	if forgotten, _, err := repo.Forgotten(r.Context()); err == nil {
 		p.Forgotten = len(forgotten)
 	}
 	if run, ok := sweep.Last(repo.StateDir()); ok {

@@ -55,7 +55,7 @@ func (s *Server) injections(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("read the decision log: %w", err))
 		return
 	}
-	marks, err := s.o.Repo.Marks()
+	marks, err := s.o.Repo.Marks(r.Context())
 	p := injectionsPage{Total: len(all), MarksPath: s.o.Repo.Place.Rel(s.o.Repo.MarksPath()), Marks: len(marks)}
 	if err != nil {
 		p.Err = err.Error()

@@ -158,7 +158,7 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
 	if f.Label == "forgotten" {
 		all = nil
 		// The index leaves forgotten memories out: read them from the files.
-		forgotten, _, err := s.o.Repo.Forgotten()
+		forgotten, _, err := s.o.Repo.Forgotten(r.Context())
 		if err != nil {
 			s.fail(w, r, http.StatusInternalServerError, err)
 			return

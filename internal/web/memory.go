@@ -83,7 +83,7 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) {
 	p.Frontmatter = strings.TrimRight(string(data[:len(data)-len(m.Body)]), "\n")
 	p.Body = renderMarkdown(m.Body)
 
-	history, herr := s.o.Repo.History(slug, 50)
+	history, herr := s.o.Repo.History(r.Context(), slug, 50)
 	switch {
 	case herr == nil:
 	case errors.Is(herr, mem.ErrNotFound):

@@ -33,7 +33,6 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"date":  func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
 		"short": func(s string) string { return s[:min(len(s), 12)] },
 		"clip":  text.Clip,
-		"pct":   func(a, b int) int { return min(100, 100*a/max(b, 1)) },
 		"score": func(f float64) string { return fmt.Sprintf("%.2f", f) },
 		"join":  strings.Join,
 		"query": func(kv ...string) template.URL { return template.URL(queryOf(kv...)) },
