@@ -16,13 +16,15 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mem":        func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"mem-hook":   func() { os.Exit(hooks.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"fake-model": func() { os.Exit(fakeModel()) },
 	})
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: the real mem
-// binary (this test binary, re-executed) against real git repositories in
-// temporary directories.
+// and mem-hook binaries (this test binary, copied beside itself under both
+// names and re-executed, so mem-hook finds mem next to it as installed)
+// against real git repositories in temporary directories.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
