@@ -77,7 +77,7 @@ var trailerKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
 
 // optimisticAttempts is how many times a commit prepares the user's index
 // without holding its lock before it holds the lock throughout.
-const optimisticAttempts = 2
+const optimisticAttempts = 6
 
 // commitTimeout bounds the retries of one commit while the branch moves
 // under it (the user committing meanwhile) or git holds a ref lock.

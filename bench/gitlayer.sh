@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The commit path against git's own, whole process, in one run each:
+#   1. `mem store` at N memories next to `git add FILE && git commit` of one
+#      file in the same repository (hyperfine medians and their ratio), and
+#      the git processes one store starts (strace);
+#   2. `mem log` on a history of 200,000 commits (one mem commit, deep);
+#   3. the user committing in a loop while mem stores: mem's failures and the
+#      user's (git add/commit refused on index.lock).
+# See bench/README.md.
+#
+#   bash bench/gitlayer.sh
+#   OLD=/path/to/an/older/mem bash bench/gitlayer.sh   # the same beside an older build
+#
+# Environment: SHARED, N (500), RUNS (40), WARMUP (5), COMMITS (200000),
+# STORES (60), OUT (bench/out), KEEP=1, OLD (another mem binary to compare).
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init
+need_shared
+need_tools hyperfine:hyperfine git:git
+export MEM_BACKGROUND=off
+N=${N:-500}
+RUNS=${RUNS:-40}
+WARMUP=${WARMUP:-5}
+COMMITS=${COMMITS:-200000}
+STORES=${STORES:-60}
+
+log "setup"
+load
+build_bins
+R=$TMP/repo-$N
+make_repo "$N" "$R"
+git -C "$R" config user.name bench
+git -C "$R" config user.email bench@example.com
+echo 0 >"$TMP/counter"
+cat >"$TMP/next.sh" <<NEXT
+n=\$((\$(cat "$TMP/counter") + 1))
+echo "\$n" >"$TMP/counter"
+printf 'bench note %s on deploy timeouts\n\nThe release job %s times out after 30s.\n' "\$n" "\$n" >"$TMP/next.md"
+printf 'file %s\n' "\$n" >"$R/f.txt"
+NEXT
+sh "$TMP/next.sh"
+git -C "$R" add f.txt && git -C "$R" commit -qm f
+
+log "1. mem store vs git add + git commit, $N memories"
+cmds=(-n "mem store" --prepare "sh $TMP/next.sh" "sh -c '$MEM -C $R store - < $TMP/next.md'")
+if [ -n "${OLD:-}" ]; then
+  cmds+=(-n "mem store (OLD)" --prepare "sh $TMP/next.sh" "sh -c '$OLD -C $R store - < $TMP/next.md'")
+fi
+cmds+=(-n "git add+commit" --prepare "sh $TMP/next.sh" "sh -c 'cd $R && git add f.txt && git commit -qm x'")
+load
+hf --warmup "$WARMUP" --runs "$RUNS" --export-json "$OUT/gitlayer-store.json" "${cmds[@]}" >"$OUT/gitlayer-store.log" 2>&1 ||
+  { cat "$OUT/gitlayer-store.log"; exit 1; }
+load
+python3 - "$OUT/gitlayer-store.json" <<'PY'
+import json, sys
+res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+git = res["git add+commit"]["median"]
+for name, r in res.items():
+    print("%-18s median %7.1f ms  mean %7.1f ms  %5.2fx git add+commit" % (name, r["median"] * 1e3, r["mean"] * 1e3, r["median"] / git))
+PY
+if command -v strace >/dev/null; then
+  sh "$TMP/next.sh"
+  strace -f -qq -e trace=execve -o "$TMP/strace" "$MEM" -C "$R" store - <"$TMP/next.md" >/dev/null
+  echo "git processes in one mem store: $(grep -c 'execve("[^"]*git"' "$TMP/strace")"
+fi
+
+log "2. mem log on $COMMITS commits"
+H=$TMP/history
+git init -q -b main "$H"
+python3 - "$COMMITS" <<'PY' | git -C "$H" fast-import --quiet
+import sys
+n = int(sys.argv[1]); w = sys.stdout.write
+for i in range(n):
+    msg = "mem: store early-memory\n\nMem-Action: store\n" if i == 100 else "change %d\n" % i
+    w("commit refs/heads/main\ncommitter U <u@x> %d +0000\ndata %d\n%s\n" % (1700000000 + i, len(msg), msg))
+    if i == 100:
+        w("M 644 inline .claude/agent-memory/early-memory.md\ndata 6\nearly\n")
+    w("M 644 inline src/f%d.txt\ndata %d\n%d\n\n" % (i % 1000, len(str(i)) + 1, i))
+PY
+git -C "$H" reset -q --hard
+git -C "$H" gc -q
+hf --warmup 1 --runs 5 -n "mem log" "$MEM -C $H log --limit 50" ${OLD:+-n "mem log (OLD)" "$OLD -C $H log --limit 50"} 2>&1 | grep -E "Benchmark|Time"
+
+log "3. the user commits in a loop while mem stores $STORES memories"
+loop() {
+  local bin=$1 L=$TMP/loop-$2
+  rm -rf "$L"; git init -q -b main "$L"; git -C "$L" commit -q --allow-empty -m init
+  (cd "$L" && "$bin" init >/dev/null)
+  rm -f "$TMP/stop"
+  ( cd "$L"; i=0; f=0; while [ ! -f "$TMP/stop" ]; do i=$((i+1)); echo $i >u.txt
+      git add u.txt 2>/dev/null && git commit -qm "u$i" 2>/dev/null || f=$((f+1)); done
+    echo "$i $f" >"$TMP/user-$2" ) &
+  local fail=0
+  for i in $(seq "$STORES"); do (cd "$L" && "$bin" store "loop memory $i" >/dev/null 2>&1) || fail=$((fail+1)); done
+  touch "$TMP/stop"; wait
+  read -r rounds ufail <"$TMP/user-$2"
+  echo "$2: mem store failed $fail of $STORES; mem commits $(git -C "$L" log --format=%s --grep=Mem-Action | wc -l); store paths not clean $(git -C "$L" status --porcelain -- .claude | wc -l); the user's rounds $rounds, failed $ufail"
+}
+loop "$MEM" now
+[ -n "${OLD:-}" ] && loop "$OLD" OLD
+echo "exports: $OUT/gitlayer-store.{json,log}"
