@@ -120,7 +120,7 @@ func newFixture(t *testing.T) *fixture {
 	for i := 1; i <= 230; i++ {
 		fmt.Fprintf(&idx, "- [Entry %d](entry-%d.md)\n", i, i)
 	}
-	idx.WriteString("\n## Lost section\n- [The newest entry](newest.md)\n")
+	idx.WriteString("\n## Lost section\n- [The newest entry](newest.md)\n\n## Local facts\n- The staging database listens on port 5433\n")
 	write(t, filepath.Join(store, "MEMORY.md"), idx.String())
 	write(t, filepath.Join(store, profile.FileName), "# Profile\n\n- Prefers short answers <!-- said, importance 7, 2026-11-01 -->\n")
 	// A skill draft.

@@ -54,12 +54,15 @@ func (f filters) ageOK(t time.Time, now time.Time) bool {
 	if f.Age == "" {
 		return true
 	}
+	if t.IsZero() {
+		return false // an undated entry (a MEMORY.md section) has no age to filter by
+	}
 	older := strings.HasPrefix(f.Age, "-")
 	days, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(f.Age, "-"), "d"))
 	if err != nil {
 		return true
 	}
-	within := !t.IsZero() && now.Sub(t) <= time.Duration(days)*24*time.Hour
+	within := now.Sub(t) <= time.Duration(days)*24*time.Hour
 	return within != older
 }
 

@@ -21,7 +21,7 @@ func TestMemoriesPage(t *testing.T) {
 		target    string
 		want, not []string
 	}{
-		{"/", []string{"Spanish VAT rounds per line", "Deploys go through the release branch", "Prefer table tests", "5 of 5 memories"}, []string{"Old staging host"}},
+		{"/", []string{"Spanish VAT rounds per line", "Deploys go through the release branch", "Prefer table tests", "6 of 6 memories", "a section of MEMORY.md"}, []string{"Old staging host"}},
 		{"/?class=procedure", []string{"Deploys go through"}, []string{"Prefer table tests"}},
 		{"/?store=project", []string{"Spanish VAT"}, nil},
 		{"/?store=personal", []string{"No memories match"}, []string{"Spanish VAT"}},
@@ -59,11 +59,11 @@ func TestMemoriesPagePages(t *testing.T) {
 		write(t, filepath.Join(f.repo.Place.Store, "bulk", fmt.Sprintf("note-%03d.md", i)), fmt.Sprintf("---\nname: Bulk note %d\nclass: fact\n---\nbody\n", i))
 	}
 	page := f.get("/")
-	wantIn(t, page, "235 of 235 memories, page 1 of 3", "older →")
+	wantIn(t, page, "236 of 236 memories, page 1 of 3", "older →") // 235 files and a section of MEMORY.md
 	page = f.get("/?page=3")
 	wantIn(t, page, "page 3 of 3", "← newer")
-	if n := strings.Count(page, `<li class="">`); n != 35 {
-		t.Errorf("page 3 shows %d memories, want 35", n)
+	if n := strings.Count(page, `<li class="">`); n != 36 {
+		t.Errorf("page 3 shows %d memories, want 36", n)
 	}
 }
 
@@ -97,9 +97,10 @@ func TestMemoryPage(t *testing.T) {
 		}
 	}
 	ix.Close()
-	if section != "" {
-		wantIn(t, f.get("/memory?slug="+url.QueryEscape(section)), "does not write")
+	if section == "" {
+		t.Fatal("the fixture's MEMORY.md section is not indexed")
 	}
+	wantIn(t, f.get("/memory?slug="+url.QueryEscape(section)), "Local facts", "port 5433", "does not write")
 	if w := f.do("GET", "/memory?slug=no-such-memory", nil); w.Code != http.StatusNotFound {
 		t.Errorf("a missing memory: %d", w.Code)
 	}
