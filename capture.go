@@ -155,7 +155,7 @@ func (r *Repo) captureSnapshot(ix *search.Index, s *capture.Session, earlier []s
 // applyCapture writes the kept proposals as one commit under the store's
 // lock, skipping what changed since the snapshot.
 func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capture.Proposal, snap captureSnap) ([]Written, []capture.Skipped, error) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

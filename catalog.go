@@ -57,7 +57,7 @@ const SkipUpToDate = "already up to date"
 
 // FixCatalog regenerates the catalog at rel (store-relative) and commits it.
 func (r *Repo) FixCatalog(ctx context.Context, rel string) (Written, error) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return Written{}, err
 	}

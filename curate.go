@@ -49,7 +49,7 @@ func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, err
 		return res, err
 	}
 
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return res, err
 	}

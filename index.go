@@ -18,7 +18,23 @@ func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 	if ix, ok := r.indexer().Cached(r.Now()); ok {
 		return ix, nil
 	}
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return r.indexer().Refresh()
+}
+
+// TryIndex is Index for a hook, which must never wait: when the cache is
+// stale and another process holds the store's lock it returns ErrBusy at
+// once. That holder is a writer or a refresh, which refreshes the cache
+// itself when it is done.
+func (r *Repo) TryIndex(ctx context.Context) (*search.Index, error) {
+	if ix, ok := r.indexer().Cached(r.Now()); ok {
+		return ix, nil
+	}
+	unlock, err := r.tryLock(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +44,7 @@ func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 
 // Rebuild parses every file again and rewrites the cache.
 func (r *Repo) Rebuild(ctx context.Context) (*search.Index, error) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func (r *Repo) Mark(ctx context.Context, c eval.Case) error {
 	if c.Expect == nil {
 		c.Expect = []string{}
 	}
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,9 @@ type Repo struct {
 	// curation's. The CLI sets it to start a detached `mem enrich
 	// --background`; it must return at once.
 	AfterWrite func()
+	// Waiting, when set, is told when a command cannot have the store's
+	// lock at once and waits for it (see lock); the CLI prints it.
+	Waiting func(msg string)
 }
 
 // ErrNoStore means the store directory does not exist yet.

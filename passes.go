@@ -150,7 +150,7 @@ func (s *snapshot) unchanged(r *Repo, slugs ...string) bool {
 // skipped why nothing was committed (ReasonChanged, or gitstore's reason for
 // a write without a commit). Only an error of apply is returned.
 func (r *Repo) applyUnchanged(ctx context.Context, snap *snapshot, slugs []string, apply func() (gitstore.Result, error), commit, skipped *string) error {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (r *Repo) applyUnchanged(ctx context.Context, snap *snapshot, slugs []strin
 // refreshAfter refreshes the cache after a pass's writes, under a short
 // lock of its own; like refreshLocked it only logs a failure.
 func (r *Repo) refreshAfter(ctx context.Context) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		r.logf("refresh index: %v", err)
 		return

@@ -73,7 +73,7 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 		l.Added = now.Truncate(24 * time.Hour)
 	}
 
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return ProfileChange{}, err
 	}
@@ -221,7 +221,7 @@ func (r *Repo) demotedSlug(text string, taken map[string]bool) (string, error) {
 // `mem profile show` counts them, or its text) and commits it. The line is
 // gone from the profile, not from history: `mem undo` brings it back.
 func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, error) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return ProfileChange{}, err
 	}

@@ -51,7 +51,7 @@ type DecideOptions struct {
 // pair supersedes one memory by the other in the same commit that records
 // the decision; it returns that commit.
 func (r *Repo) Decide(ctx context.Context, o DecideOptions) (string, error) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -70,7 +70,7 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 		return out, nil
 	}
 
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return out, err
 	}

@@ -65,7 +65,7 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		Tags:        n.Tags,
 	}, n.Body)
 
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return Written{}, err
 	}
@@ -169,7 +169,7 @@ func (r *Repo) Forget(ctx context.Context, slug string) (Written, error) {
 
 // edit rewrites one memory under the lock and commits it.
 func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdparse.Memory) error, trailers ...gitstore.Trailer) (Written, error) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return Written{}, err
 	}
@@ -192,7 +192,7 @@ func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdpar
 
 // Undo reverts one mem commit as a new commit.
 func (r *Repo) Undo(ctx context.Context, ref string) (gitstore.Result, error) {
-	unlock, err := r.files.Lock(ctx)
+	unlock, err := r.lock(ctx)
 	if err != nil {
 		return gitstore.Result{}, err
 	}

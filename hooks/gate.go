@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mem-dev/mem/internal/atomicfile"
@@ -28,6 +29,8 @@ const (
 	gateMaxEditedShown  = 5  // edited paths named in the message
 	gateStateVersion    = 1
 	gateMaxInput        = 1 << 20
+	gateMaxRead         = 64 << 20 // new transcript one stop reads at most; more is passed over
+	gateMaxLine         = 16 << 20 // a longer transcript line is passed over unread
 	gateStateMaxAge     = 30 * 24 * time.Hour
 	gateLookupExtension = ".lookup"
 	// gateTranscriptWait bounds the wait for Claude Code to write the turn
@@ -58,6 +61,7 @@ type GateResult struct {
 	// (mem search or show through Bash, context_query or memory_show over
 	// MCP, a Read of a memory file): what aliases are learned from.
 	Found bool
+	Note  string // what the gate passed over and why, for the hook log
 }
 
 // Gate runs the Stop hook: it reads Claude Code's Stop input from in and
@@ -66,13 +70,33 @@ type GateResult struct {
 // since the last stop it calls learn (when not nil). It fails open: any
 // error of its own returns 0 and is logged to <CacheDir>/hook.log when the
 // cache directory is known.
-func Gate(in io.Reader, stderr io.Writer, now time.Time, learn Learner) (exitCode int) {
+//
+// It decides within GateBudget whatever it is given: past it, it logs that
+// it gave up and lets the agent stop.
+func Gate(in io.Reader, stderr io.Writer, now time.Time, learn Learner) int {
+	var where atomic.Pointer[string]
+	res, ok := watch(GateBudget, now, "gate", &where, func() gateOutcome { return gate(in, now, learn, &where) })
+	if !ok || res.code == 0 {
+		return 0
+	}
+	io.WriteString(stderr, res.message)
+	return res.code
+}
+
+// gateOutcome is what gate decided: an exit code and what to tell the agent.
+type gateOutcome struct {
+	code    int
+	message string
+}
+
+// gate is Gate's work; it sets where to the cache directory once known.
+func gate(in io.Reader, now time.Time, learn Learner, where *atomic.Pointer[string]) (out gateOutcome) {
 	var cacheDir string
 	defer func() {
 		// A panic would exit 2, which blocks the agent: fail open instead.
 		if r := recover(); r != nil {
 			logHookError(cacheDir, now, fmt.Sprintf("gate: panic: %v", r))
-			exitCode = 0
+			out = gateOutcome{}
 		}
 	}()
 	var input StopInput
@@ -85,21 +109,25 @@ func Gate(in io.Reader, stderr io.Writer, now time.Time, learn Learner) (exitCod
 		dir = os.Getenv("CLAUDE_PROJECT_DIR")
 	}
 	if dir == "" {
-		return 0 // no way to know where to log
+		return gateOutcome{} // no way to know where to log
 	}
 	place, perr := locate.Find(dir, "")
 	if perr != nil || place.CommonDir == "" {
-		return 0 // not in a git repository: no cache dir, nothing to log to
+		return gateOutcome{} // not in a git repository: no cache dir, nothing to log to
 	}
 	cacheDir = place.CacheDir()
+	where.Store(&cacheDir)
 	if err != nil {
 		logHookError(cacheDir, now, "gate: read stop input: "+err.Error())
-		return 0
+		return gateOutcome{}
 	}
 	res, err := CheckStop(input, place, now)
 	if err != nil {
 		logHookError(cacheDir, now, err.Error()) // CheckStop's errors say "gate: "
-		return 0
+		return gateOutcome{}
+	}
+	if res.Note != "" {
+		logHookError(cacheDir, now, "gate: "+res.Note)
 	}
 	if res.Found && learn != nil {
 		if err := learn(input, place); err != nil {
@@ -107,10 +135,9 @@ func Gate(in io.Reader, stderr io.Writer, now time.Time, learn Learner) (exitCod
 		}
 	}
 	if !res.Block {
-		return 0
+		return gateOutcome{}
 	}
-	io.WriteString(stderr, res.Message)
-	return 2
+	return gateOutcome{code: 2, message: res.Message}
 }
 
 // CheckStop is the gate's core: it reads the transcript from where the
@@ -156,7 +183,7 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 		return GateResult{}, nil
 	}
 
-	res := GateResult{Found: obs.found}
+	res := GateResult{Found: obs.found, Note: obs.note}
 	switch {
 	case in.StopHookActive:
 		// The retry after our block is not checked, and its work belongs
@@ -208,6 +235,7 @@ type gateState struct {
 	Checks     int        `json:"checks"`
 	LookedUp   bool       `json:"looked_up"`
 	Blocked    bool       `json:"blocked"`
+	Resync     bool       `json:"resync,omitempty"` // Offset may fall inside a line (after a pass-over)
 	Window     gateWindow `json:"window"`
 	Updated    time.Time  `json:"updated"`
 }
@@ -284,7 +312,8 @@ type gateObserver struct {
 	// sawLast says the transcript holds it.
 	last    string
 	sawLast bool
-	found   bool // the agent looked a memory up in what was read (see GateResult.Found)
+	found   bool   // the agent looked a memory up in what was read (see GateResult.Found)
+	note    string // what was passed over, for the log
 }
 
 // await reads the transcript from the state's offset on. Claude Code writes
@@ -311,18 +340,32 @@ func (o *gateObserver) await(path string, deadline time.Time) (bool, error) {
 // squeeze collapses runs of white space to one space and trims the ends.
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// read observes the transcript's entries since the last stop. Its cost is
+// bounded whatever the file is: only a regular file is read, at most
+// gateMaxRead new bytes of it (more is passed over whole, and the window
+// judged on what was seen before), and no line longer than gateMaxLine is
+// held in memory.
 func (o *gateObserver) read(path string) error {
-	r := transcript.Reader{Types: []string{"assistant"}}
+	r := transcript.Reader{Types: []string{"assistant"}, MaxLine: gateMaxLine, Limit: gateMaxRead, Resync: o.st.Resync}
 	next, err := r.Read(path, o.st.Offset, o.observe)
 	if errors.Is(err, transcript.ErrStaleOffset) {
 		// The transcript shrank or was replaced: start over.
 		*o.st = gateState{Checks: o.st.Checks, LookedUp: o.st.LookedUp, Transcript: o.st.Transcript}
+		r.Resync = false
 		next, err = r.Read(path, 0, o.observe)
+	}
+	if errors.Is(err, transcript.ErrTooMuch) {
+		o.note = fmt.Sprintf("%s: %d MB new since the last stop, over the %d MB a stop reads: skipped", path, (next-o.st.Offset)>>20, gateMaxRead>>20)
+		o.st.Offset, o.st.Resync = next, true
+		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("gate: read transcript: %w", err)
 	}
-	o.st.Offset = next
+	if r.Long > 0 {
+		o.note = fmt.Sprintf("%s: %d lines over %d MB passed over", path, r.Long, gateMaxLine>>20)
+	}
+	o.st.Offset, o.st.Resync = next, false
 	return nil
 }
 

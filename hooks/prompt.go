@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -78,8 +79,53 @@ func parsePromptInput(data []byte) (PromptInput, error) {
 // Refresher brings the cache of a place up to date by parsing the changed
 // memory files. The lean hook binary runs `mem index` for it, so that no
 // markdown parser is linked into the prompt path; the full binary does it
-// in process.
+// in process. It never waits for the store's lock (ErrRefreshBusy) and
+// returns ErrRefreshSlow rather than outlast its share of PromptBudget.
 type Refresher func(place locate.Place) error
+
+// Errors a Refresher returns when the cache could not be refreshed in
+// time; the hook then answers from the cache as it is.
+var (
+	// ErrRefreshBusy: another process holds the store's lock (a writer,
+	// which refreshes the cache when it is done).
+	ErrRefreshBusy = errors.New("the store is locked by a writer")
+	// ErrRefreshSlow: the refresh still runs; it finishes on its own.
+	ErrRefreshSlow = errors.New("the refresh takes longer than a prompt may wait")
+)
+
+// Budgets: the most a hook process may take, whatever it is given (a
+// transcript that is a FIFO, a cache that never maps, a store locked for
+// ever, a refresh of a huge store). Past it the hook gives up, logs why and
+// answers nothing (the prompt) or lets the agent stop (the gate); an
+// ordinary run takes milliseconds. RefreshWait is the prompt's share for a
+// refresh, which is left to finish on its own when it takes longer. (They
+// are variables for tests.)
+var (
+	PromptBudget = 2 * time.Second
+	RefreshWait  = 1500 * time.Millisecond
+	GateBudget   = 5 * time.Second
+)
+
+// watch runs work and waits for it at most budget. On time it returns
+// work's result and true; past the budget it logs that the hook gave up
+// (once where, set by work, names the cache directory) and returns false,
+// leaving work to end with the process.
+func watch[T any](budget time.Duration, now time.Time, hook string, where *atomic.Pointer[string], work func() T) (T, bool) {
+	done := make(chan T, 1)
+	go func() { done <- work() }()
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case v := <-done:
+		return v, true
+	case <-timer.C:
+		if dir := where.Load(); dir != nil {
+			logHookError(*dir, now, fmt.Sprintf("%s: gave up after %s", hook, budget))
+		}
+		var zero T
+		return zero, false
+	}
+}
 
 // MaxInjected is how many memories one prompt may receive.
 const MaxInjected = 3
@@ -92,12 +138,25 @@ const contextBudget = 1500
 // fails the user's prompt: on any error of ours it prints nothing and logs
 // one line under the cache directory. It is meant to be a process's whole
 // job: the index it opens stays mapped until the process exits.
+//
+// It answers within PromptBudget whatever it is given: past it, it logs
+// that it gave up and prints nothing.
 func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
+	var where atomic.Pointer[string]
+	if b, ok := watch(PromptBudget, now, "prompt", &where, func() []byte { return prompt(in, refresh, now, &where) }); ok && b != nil {
+		out.Write(b)
+	}
+}
+
+// prompt is Prompt's work: the hook's output, or nil. It sets where to the
+// cache directory once it knows it.
+func prompt(in io.Reader, refresh Refresher, now time.Time, where *atomic.Pointer[string]) (output []byte) {
 	var place locate.Place
 	defer func() {
 		// A panic would exit 2, which blocks the user's prompt: fail open.
 		if r := recover(); r != nil && place.CommonDir != "" {
 			logHookError(place.CacheDir(), now, fmt.Sprintf("prompt: panic: %v", r))
+			output = nil
 		}
 	}()
 	// The index is read through a memory map: should the file shrink under
@@ -105,35 +164,37 @@ func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	data, err := readInput(in, 16<<20)
 	if err != nil {
-		return
+		return nil
 	}
 	hin, err := parsePromptInput(data)
 	if err != nil {
-		return // no place is known yet to log it in
+		return nil // no place is known yet to log it in
 	}
 	if hin.Cwd == "" {
 		hin.Cwd, _ = os.Getwd()
 	}
 	place, err = locate.Find(hin.Cwd, "")
 	if err != nil {
-		return // not in a repository: nothing to remember here
+		return nil // not in a repository: nothing to remember here
 	}
+	cacheDir := place.CacheDir()
+	where.Store(&cacheDir)
 	ctx, results, q, prev, err := answer(place, hin, refresh, now)
-	if errors.Is(err, errNoStore) {
-		return
+	if errors.Is(err, errNoStore) || errors.Is(err, errLogged) {
+		return nil
 	}
 	if err != nil {
-		logHookError(place.CacheDir(), now, "prompt: "+err.Error())
-		return
+		logHookError(cacheDir, now, "prompt: "+err.Error())
+		return nil
 	}
-	logDecision(place.CacheDir(), now, hin.SessionID, hin.Prompt, prev, q, results)
+	logDecision(cacheDir, now, hin.SessionID, hin.Prompt, prev, q, results)
 	if ctx == "" {
-		return
+		return nil
 	}
-	if err := RecordLookup(place.CacheDir(), hin.SessionID); err != nil {
-		logHookError(place.CacheDir(), now, "prompt: "+err.Error())
+	if err := RecordLookup(cacheDir, hin.SessionID); err != nil {
+		logHookError(cacheDir, now, "prompt: "+err.Error())
 	}
-	out.Write(ContextJSON("UserPromptSubmit", ctx))
+	return ContextJSON("UserPromptSubmit", ctx)
 }
 
 // readInput reads at most limit bytes of in into a buffer that holds any
@@ -174,6 +235,9 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 // errNoStore means the repository has no store: nothing to remember here.
 var errNoStore = errors.New("no store in this repository")
 
+// errLogged means there is nothing to answer and the log says why.
+var errLogged = errors.New("nothing to answer (logged)")
+
 // OpenFresh opens the place's search cache, refreshing it first when the
 // cheap freshness signals say the files moved, and rebuilding it when it is
 // missing or corrupt. A fresh cache vouches for its store's directory (its
@@ -204,8 +268,19 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 		return nil, err
 	}
 	if rerr := refresh(place); rerr != nil {
+		if errors.Is(rerr, ErrRefreshBusy) || errors.Is(rerr, ErrRefreshSlow) {
+			// Said in the log: else a slow or locked store is silent.
+			msg := "prompt: " + rerr.Error() + ": answered from the cache as it was"
+			if ix == nil {
+				msg = "prompt: " + rerr.Error() + " and there is no cache yet: answered nothing"
+			}
+			logHookError(place.CacheDir(), now, msg)
+		}
 		if ix != nil {
 			return ix, nil // stale beats nothing
+		}
+		if errors.Is(rerr, ErrRefreshBusy) || errors.Is(rerr, ErrRefreshSlow) {
+			return nil, errLogged
 		}
 		return nil, fmt.Errorf("refresh index: %w", rerr)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,6 +139,44 @@ func TestPromptFailsOpen(t *testing.T) {
 		log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
 		if tt.log != "" && !bytes.Contains(log, []byte(tt.log)) {
 			t.Errorf("%s: hook.log = %q, want %q", tt.name, log, tt.log)
+		}
+	}
+}
+
+// TestPromptWithinBudget: whatever holds the hook up (here a refresh that
+// never returns), it gives up at PromptBudget, prints nothing and logs it;
+// a refresh that is busy or slow leaves the hook answering from the cache
+// it has, and saying so.
+func TestPromptWithinBudget(t *testing.T) {
+	defer func(b time.Duration) { PromptBudget = b }(PromptBudget)
+	PromptBudget = 50 * time.Millisecond
+	root := promptRepo(t, promptDocs)
+	place, _ := locate.Find(root, "")
+	in := `{"prompt":"spanish vat rounding","cwd":` + quote(root) + `}`
+	logged := func() string {
+		b, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+		return string(b)
+	}
+
+	os.Remove(place.IndexPath())
+	never := make(chan struct{}) // never closed: the refresh stays hung
+	var out bytes.Buffer
+	Prompt(strings.NewReader(in), &out, func(locate.Place) error { <-never; return nil }, promptNow)
+	if out.Len() != 0 || !strings.Contains(logged(), "prompt: gave up after 50ms") {
+		t.Errorf("a hung refresh: printed %q, hook.log %q", out.String(), logged())
+	}
+
+	PromptBudget = time.Minute
+	for i, err := range []error{ErrRefreshBusy, ErrRefreshSlow} {
+		// A stale cache: one whose stamps no longer match (none were stored).
+		if err := search.Build(promptDocs).WriteFile(place.IndexPath(), []search.Source{search.Stat(root, search.SourceDir)}); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(root, fmt.Sprint("touched", i)), nil, 0o644)
+		out.Reset()
+		Prompt(strings.NewReader(in), &out, func(locate.Place) error { return err }, promptNow)
+		if !strings.Contains(out.String(), "vat-rounding.md") || !strings.Contains(logged(), err.Error()+": answered from the cache as it was") {
+			t.Errorf("%v: printed %q, hook.log %q", err, out.String(), logged())
 		}
 	}
 }

@@ -1,7 +1,8 @@
 package hooks
 
 import (
-	"context"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,14 +48,37 @@ func memBinary() string {
 	return "mem"
 }
 
-// refreshWithMem runs `mem index` for the place's store.
+// refreshWithMem runs `mem index --no-wait` for the place's store. It
+// waits for it at most RefreshWait: a refresh that takes longer is left to
+// finish on its own (the next prompt finds the cache fresh) and the hook
+// answers from the cache as it is.
 func refreshWithMem(place locate.Place) error {
 	bin := memBinary()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--store", place.Store, "-C", place.WorkTree, "index", "--quiet")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s index: %v: %s", bin, err, out)
+	cmd := exec.Command(bin, "--store", place.Store, "-C", place.WorkTree, "index", "--quiet", "--no-wait")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%s index: %v", bin, err)
 	}
-	return nil
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timer := time.NewTimer(RefreshWait)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &exit) && exit.ExitCode() == ExitBusy:
+			return ErrRefreshBusy
+		}
+		return fmt.Errorf("%s index: %v: %s", bin, err, bytes.TrimSpace(out.Bytes()))
+	case <-timer.C:
+		return ErrRefreshSlow
+	}
 }
+
+// ExitBusy is `mem index --no-wait`'s status when the store's lock is held
+// (EX_TEMPFAIL): the lean hook reads it as "answer from the cache as it is".
+const ExitBusy = 75

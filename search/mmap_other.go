@@ -4,8 +4,12 @@ package search
 
 import "os"
 
-// mapFile reads path whole where mapping is not available.
+// mapFile reads path whole where mapping is not available; only a regular
+// file is read.
 func mapFile(path string) ([]byte, func() error, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, nil, &os.PathError{Op: "open", Path: path, Err: errNotRegular}
+	}
 	data, err := os.ReadFile(path)
 	return data, nil, err
 }

@@ -11,7 +11,10 @@ import (
 // uses the raw system calls: an os.File would set up Go's network poller
 // (epoll and an eventfd) on the prompt path for a file it only maps.
 func mapFile(path string) ([]byte, func() error, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	// O_NONBLOCK and a regular file only: a FIFO or a device put where the
+	// cache belongs must fail at once, not wait for a writer or read for
+	// ever (the cache is then rebuilt over it).
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -19,6 +22,9 @@ func mapFile(path string) ([]byte, func() error, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, nil, &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, nil, &os.PathError{Op: "open", Path: path, Err: errNotRegular}
 	}
 	size := st.Size
 	if size == 0 || size != int64(int(size)) {

@@ -77,6 +77,7 @@ func (e *env) open() (*mem.Repo, error) {
 		return nil, err
 	}
 	r.AfterWrite = enrichAfterWrite(r)
+	r.Waiting = func(msg string) { fmt.Fprintf(e.stderr, "mem: %s\n", msg) }
 	return r, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"time"
 
@@ -26,13 +27,17 @@ func (hookPromptCmd) Run(e *env) error {
 }
 
 // refreshInProcess refreshes the index without spawning a process: this
-// binary links the parser anyway.
+// binary links the parser anyway. Like the lean hook's refresh it never
+// waits for the store's lock.
 func refreshInProcess(place locate.Place) error {
 	r, err := mem.Open(place.WorkTree, place.Store)
 	if err != nil {
 		return err
 	}
-	ix, err := r.Index(context.Background())
+	ix, err := r.TryIndex(context.Background())
+	if errors.Is(err, mem.ErrBusy) {
+		return hooks.ErrRefreshBusy
+	}
 	if err != nil {
 		return err
 	}

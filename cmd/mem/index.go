@@ -1,15 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/search"
 )
 
 type indexCmd struct {
 	Rebuild bool `help:"Parse every file again instead of only the changed ones."`
 	Quiet   bool `short:"q" help:"Print nothing."`
+	NoWait  bool `help:"Exit at once, with status 75, when another mem holds the store's lock (it refreshes the cache when done): for hooks."`
 }
 
 func (c indexCmd) Run(e *env) error {
@@ -18,10 +22,16 @@ func (c indexCmd) Run(e *env) error {
 		return err
 	}
 	ix := r.Index
-	if c.Rebuild {
+	switch {
+	case c.Rebuild:
 		ix = r.Rebuild
+	case c.NoWait:
+		ix = r.TryIndex
 	}
 	idx, err := ix(e.ctx)
+	if errors.Is(err, mem.ErrBusy) && c.NoWait {
+		return exitError(hooks.ExitBusy)
+	}
 	if err != nil {
 		return err
 	}

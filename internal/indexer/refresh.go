@@ -38,9 +38,15 @@ func (s Store) Cached(now time.Time) (*search.Index, bool) {
 // holds the store's lock. Only the files whose stamps changed are parsed,
 // and the old cache's postings are carried over for the rest
 // (search.Update); a missing or damaged cache is rebuilt from every file.
-func (s Store) Refresh() (*search.Index, error) {
+func (s Store) Refresh() (*search.Index, error) { return s.refresh(false) }
+
+// refresh is Refresh, from every file when all is set.
+func (s Store) refresh(all bool) (*search.Index, error) {
 	path := s.Place.IndexPath() // reads Claude Code's settings: once
-	old, _ := search.Open(path)
+	var old *search.Index
+	if !all {
+		old, _ = search.Open(path)
+	}
 	oldStamps := map[string]search.Source{}
 	if old != nil {
 		defer old.Close()
@@ -82,11 +88,9 @@ func (s Store) Refresh() (*search.Index, error) {
 }
 
 // Rebuild parses every file again and rewrites the cache; the caller holds
-// the store's lock.
-func (s Store) Rebuild() (*search.Index, error) {
-	os.Remove(s.Place.IndexPath())
-	return s.Refresh()
-}
+// the store's lock. The old cache stays in place until the new one
+// replaces it, so that a hook meanwhile answers from it.
+func (s Store) Rebuild() (*search.Index, error) { return s.refresh(true) }
 
 // prune removes the other caches in the cache directory that nobody will
 // read again: those whose directories are all gone, the user scope's aside

@@ -3,15 +3,25 @@
 // poller (an epoll instance and an eventfd) on first use; a hook that opens
 // three small files and exits pays for that on every prompt. A blocking
 // descriptor wrapped by os.NewFile is never registered.
+//
+// It opens regular files only: a hook is given paths by others (a
+// transcript path, a settings file, its own cache), and a FIFO there would
+// make open or read wait for ever, a device such as /dev/zero would never
+// end. Such a path fails at once with ErrNotRegular.
 package rawfile
 
 import (
+	"errors"
 	"io"
 	"os"
 )
 
-// Open is os.OpenFile without poller registration where the platform
-// allows it.
+// ErrNotRegular is the error (wrapped in an *os.PathError) for a path that
+// is not a regular file: a FIFO, a device, a directory, a socket.
+var ErrNotRegular = errors.New("not a regular file")
+
+// Open is os.OpenFile, for regular files only, without poller registration
+// where the platform allows it. Opening never waits (a FIFO fails at once).
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return open(path, flag, perm)
 }

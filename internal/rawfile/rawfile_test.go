@@ -53,3 +53,31 @@ func TestReadAll(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenRefusesNonRegular: a FIFO, a device or a directory fails at once
+// with ErrNotRegular, for reading and for appending, instead of waiting for
+// a writer or reading without end.
+func TestOpenRefusesNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{dir, os.DevNull}
+	if fifo := filepath.Join(dir, "fifo"); mkfifo(fifo) == nil {
+		paths = append(paths, fifo)
+	}
+	for _, p := range paths {
+		if f, err := Open(p, os.O_RDONLY, 0); !errors.Is(err, ErrNotRegular) {
+			if f != nil {
+				f.Close()
+			}
+			t.Errorf("Open(%s) for reading: err = %v, want ErrNotRegular", p, err)
+		}
+		// For appending, the system may refuse first (EISDIR, ENXIO for a
+		// FIFO without a reader): any error will do, as long as it comes.
+		if f, err := Open(p, os.O_APPEND|os.O_WRONLY, 0); err == nil {
+			f.Close()
+			t.Errorf("Open(%s) for appending succeeded", p)
+		}
+		if _, err := ReadFile(p); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("ReadFile(%s): err = %v, want ErrNotRegular", p, err)
+		}
+	}
+}

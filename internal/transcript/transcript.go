@@ -56,12 +56,18 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // ErrStaleOffset is returned when the offset to resume from is past the end
 // of the file or does not start a line: the file shrank or was replaced.
 // Read again from 0.
 var ErrStaleOffset = errors.New("transcript: offset is past the end or not at a line start")
+
+// ErrTooMuch is returned by a Reader with a Limit when more than the limit
+// is there to read.
+var ErrTooMuch = errors.New("transcript: more is new than one read may take")
 
 // Entry is one transcript line, reduced to what mem uses.
 type Entry struct {
@@ -141,8 +147,21 @@ type Reader struct {
 	// other types are skipped after a cheap scan for their top-level
 	// "type" and are not passed to fn; they are not validated either.
 	Types []string
+	// MaxLine, when positive, bounds the length of a line Read decodes: a
+	// longer one is passed over (and counted in Long) without being held
+	// in memory, so a file with no newline costs no more than its reading.
+	MaxLine int
+	// Limit, when positive, bounds what one Read reads past its offset:
+	// when more than Limit bytes are there, it reads none of them and
+	// returns ErrTooMuch with the file's size as next.
+	Limit int64
+	// Resync lets an offset fall inside a line (as after ErrTooMuch):
+	// reading starts after the next newline instead of failing with
+	// ErrStaleOffset.
+	Resync bool
 
 	Lines     int // complete non-blank lines read
+	Long      int // lines passed over for being longer than MaxLine
 	Decoded   int // entries passed to fn
 	Malformed int // lines skipped because they are not a JSON object
 }
@@ -161,8 +180,11 @@ func ReadFrom(path string, offset int64, fn func(Entry) error) (next int64, err 
 
 // Read is [ReadFrom] with the reader's options; it adds to the reader's
 // counts. (It is not named ReadFrom, which would read as io.ReaderFrom.)
+//
+// Only a regular file is read: a FIFO or a device fails at once (see
+// internal/rawfile), where it would make Read wait or never end.
 func (r *Reader) Read(path string, offset int64, fn func(Entry) error) (next int64, err error) {
-	f, err := os.Open(path)
+	f, err := rawfile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
 		return offset, err
 	}
@@ -170,42 +192,57 @@ func (r *Reader) Read(path string, offset int64, fn func(Entry) error) (next int
 	if offset < 0 {
 		offset = 0
 	}
+	fi, err := f.Stat()
+	if err != nil {
+		return offset, err
+	}
+	if offset > fi.Size() {
+		return offset, ErrStaleOffset
+	}
+	if r.Limit > 0 && fi.Size()-offset > r.Limit {
+		return fi.Size(), ErrTooMuch
+	}
 	if offset > 0 {
-		fi, err := f.Stat()
-		if err != nil {
-			return offset, err
-		}
-		if offset > fi.Size() {
-			return offset, ErrStaleOffset
-		}
 		var b [1]byte
 		if _, err := f.ReadAt(b[:], offset-1); err != nil {
 			return offset, fmt.Errorf("transcript: %w", err)
 		}
-		if b[0] != '\n' {
-			return offset, ErrStaleOffset
-		}
 		if _, err := f.Seek(offset, io.SeekStart); err != nil {
 			return offset, err
 		}
+		if b[0] != '\n' {
+			if !r.Resync {
+				return offset, ErrStaleOffset
+			}
+			return r.read(f, offset, true, fn)
+		}
 	}
-	return r.read(f, offset, fn)
+	return r.read(f, offset, false, fn)
 }
 
-// read reads lines from rd, which is positioned at offset.
-func (r *Reader) read(rd io.Reader, offset int64, fn func(Entry) error) (int64, error) {
+// read reads lines from rd, which is positioned at offset; skip passes
+// over the rest of the line offset falls in.
+func (r *Reader) read(rd io.Reader, offset int64, skip bool, fn func(Entry) error) (int64, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	pos := offset
 	var long []byte // a line longer than br's buffer, assembled
 	for {
 		line, err := br.ReadSlice('\n')
+		n := int64(len(line)) // the line's length, which line may not hold whole
+		over := false         // longer than MaxLine: passed over
 		if err == bufio.ErrBufferFull {
 			long = append(long[:0], line...)
 			for err == bufio.ErrBufferFull {
 				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
+				n += int64(len(line))
+				if over = over || r.MaxLine > 0 && n > int64(r.MaxLine); !over {
+					long = append(long, line...)
+				}
 			}
 			line = long
+			if over {
+				long = nil // let it go
+			}
 		}
 		if err == io.EOF {
 			return pos, nil // nothing more, or a partial line left for next time
@@ -214,7 +251,15 @@ func (r *Reader) read(rd io.Reader, offset int64, fn func(Entry) error) (int64, 
 			return pos, fmt.Errorf("transcript: %w", err)
 		}
 		start := pos
-		pos += int64(len(line))
+		pos += n
+		if skip {
+			skip = false
+			continue
+		}
+		if over {
+			r.Long++
+			continue
+		}
 		e, ok := r.entry(line)
 		if !ok {
 			continue

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 func readAll(t *testing.T, path string) []Entry {
@@ -290,6 +292,47 @@ func TestReadFromHugeLine(t *testing.T) {
 	text, err := LastAssistantText(path)
 	if err != nil || text != "small" {
 		t.Errorf("LastAssistantText = %q, %v", text, err)
+	}
+}
+
+// TestReaderBounds: a line over MaxLine is passed over (and counted), not
+// held; more than Limit new bytes are not read at all; a resynced offset
+// inside a line starts at the next one; a FIFO or a device is refused.
+func TestReaderBounds(t *testing.T) {
+	small := `{"type":"assistant","message":{"content":[{"type":"text","text":"small"}]}}` + "\n"
+	huge := `{"type":"assistant","message":{"content":[{"type":"text","text":"` + strings.Repeat("x", 300<<10) + `"}]}}` + "\n"
+	path := writeFile(t, small+huge+small)
+	var texts []string
+	collect := func(e Entry) error { texts = append(texts, e.Text...); return nil }
+	r := Reader{MaxLine: 100 << 10}
+	next, err := r.Read(path, 0, collect)
+	if err != nil || next != int64(len(small+huge+small)) || strings.Join(texts, ",") != "small,small" || r.Long != 1 {
+		t.Errorf("MaxLine: next %d, err %v, texts %v, %+v", next, err, texts, r)
+	}
+
+	r = Reader{Limit: int64(len(small))}
+	next, err = r.Read(path, 0, collect)
+	if !errors.Is(err, ErrTooMuch) || next != int64(len(small+huge+small)) || r.Lines != 0 {
+		t.Errorf("Limit: next %d, err %v, %+v", next, err, r)
+	}
+
+	texts = nil
+	mid := int64(len(small) + 10) // inside the huge line
+	if _, err := ReadFrom(path, mid, collect); !errors.Is(err, ErrStaleOffset) {
+		t.Errorf("an offset inside a line without Resync: err %v", err)
+	}
+	r = Reader{Resync: true}
+	if next, err = r.Read(path, mid, collect); err != nil || next != int64(len(small+huge+small)) || strings.Join(texts, ",") != "small" {
+		t.Errorf("Resync: next %d, err %v, texts %v", next, err, texts)
+	}
+
+	for _, p := range []string{os.DevNull, t.TempDir()} {
+		if _, err := ReadFrom(p, 0, collect); !errors.Is(err, rawfile.ErrNotRegular) {
+			t.Errorf("ReadFrom(%s): err %v, want ErrNotRegular", p, err)
+		}
+		if _, err := LastAssistantText(p); !errors.Is(err, rawfile.ErrNotRegular) {
+			t.Errorf("LastAssistantText(%s): err %v, want ErrNotRegular", p, err)
+		}
 	}
 }
 
