@@ -112,6 +112,7 @@ type memoriesPage struct {
 	F                   filters
 	Rows                []row
 	Total, Shown, Pages int
+	Injected            int // of those shown, how many the hook would inject
 	Searched            bool
 	Query               string // the query the prompt hook would search for
 	Threshold           float64
@@ -201,6 +202,9 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, t := range x.Tags {
 			tags[t]++
+		}
+		if x.Injected {
+			p.Injected++
 		}
 		shown = append(shown, x)
 	}

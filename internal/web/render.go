@@ -165,17 +165,19 @@ func age(t time.Time) string {
 	d := time.Since(t)
 	switch {
 	case d < 0:
-		return "future"
+		return "dated in the future"
+	case d < time.Minute:
+		return "just now"
 	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
 	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
 	case d < 60*24*time.Hour:
-		return fmt.Sprintf("%dd", int(d.Hours()/24))
+		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
 	case d < 2*365*24*time.Hour:
-		return fmt.Sprintf("%dmo", int(d.Hours()/24/30))
+		return fmt.Sprintf("%d months ago", int(d.Hours()/24/30))
 	}
-	return fmt.Sprintf("%dy", int(d.Hours()/24/365))
+	return fmt.Sprintf("%d years ago", int(d.Hours()/24/365))
 }
 
 // fingerprint is the state of some files, by absolute path: a form carries
