@@ -44,6 +44,7 @@ type StopInput struct {
 	TranscriptPath string `json:"transcript_path"`
 	CWD            string `json:"cwd"`
 	StopHookActive bool   `json:"stop_hook_active"`
+	PromptID       string `json:"prompt_id"` // the prompt's id (Claude Code 2.1.196+)
 	// LastAssistantMessage is the text of the turn that just ended. Claude
 	// Code writes the transcript asynchronously; when it sends this, the
 	// transcript is due to hold that turn, so the gate waits for it a little.
@@ -120,6 +121,13 @@ func gate(in io.Reader, now time.Time, learn Learner, where *atomic.Pointer[stri
 	if err != nil {
 		logHookError(cacheDir, now, "gate: read stop input: "+err.Error())
 		return gateOutcome{}
+	}
+	if !isDir(place.Store) {
+		return gateOutcome{} // see CheckStop
+	}
+	// A prompt's stops differ in stop_hook_active and the turn's text.
+	if input.PromptID != "" && !Claim(cacheDir, "stop", b, OnceUnique) {
+		return gateOutcome{} // the other handler of this stop (plugin and settings both) judges it
 	}
 	res, err := CheckStop(input, place, now)
 	if err != nil {

@@ -917,3 +917,46 @@ func TestMemRunsArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestGateOnce: the same stop handled twice (mem's plugin and the project's
+// settings both run the gate, in parallel) blocks once; the prompt's next
+// stop is judged again.
+func TestGateOnce(t *testing.T) {
+	work, place := gateRepo(t)
+	if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	x := &gateTx{work: work}
+	x.edit("a.go")
+	x.edit("b.go")
+	x.edit("c.go")
+	x.say("done")
+	if err := os.WriteFile(path, x.b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := func(active bool, text string) string {
+		return fmt.Sprintf(`{"session_id":"s1","prompt_id":"p1","transcript_path":%q,"cwd":%q,"stop_hook_active":%v,"last_assistant_message":%q}`, path, work, active, text)
+	}
+	var codes []int
+	for _, in := range []string{stop(false, "done"), stop(false, "done")} {
+		var stderr bytes.Buffer
+		codes = append(codes, Gate(strings.NewReader(in), &stderr, gateNow, nil))
+	}
+	if codes[0] != 2 || codes[1] != 0 {
+		t.Fatalf("exit codes %v, want the first to block and its duplicate to pass", codes)
+	}
+	x.tool("Bash", map[string]any{"command": `mem store "x"`})
+	x.say("stored")
+	if err := os.WriteFile(path, x.b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if code := Gate(strings.NewReader(stop(true, "stored")), &stderr, gateNow, nil); code != 0 {
+		t.Fatalf("the retry's stop: exit %d", code)
+	}
+	st, _, err := loadGateState(filepath.Join(place.CacheDir(), "gate", "s1.json"))
+	if err != nil || st.Blocked {
+		t.Fatalf("state after the retry %+v %v: the retry's stop was not handled", st, err)
+	}
+}

@@ -47,6 +47,9 @@ func PostTool(in io.Reader) {
 	if !slices.ContainsFunc(place.MemoryDirs(), func(dir string) bool { return locate.Within(dir, file) }) {
 		return
 	}
+	if !isDir(place.Store) {
+		return // a repository without a store has no cache to mark (a user install runs everywhere)
+	}
 	if err := search.MarkStale(place.CacheDir()); err != nil {
 		logHookError(place.CacheDir(), time.Now(), "post-tool: mark stale: "+err.Error())
 	}

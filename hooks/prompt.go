@@ -30,6 +30,7 @@ type PromptInput struct {
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	SessionID      string `json:"session_id"`
+	PromptID       string `json:"prompt_id"` // one prompt's id (Claude Code 2.1.196+)
 }
 
 // parsePromptInput decodes the hook's JSON input as encoding/json would
@@ -57,6 +58,8 @@ func parsePromptInput(data []byte) (PromptInput, error) {
 			dst = &in.Cwd
 		case bytes.EqualFold(key, []byte("session_id")):
 			dst = &in.SessionID
+		case bytes.EqualFold(key, []byte("prompt_id")):
+			dst = &in.PromptID
 		default:
 			return s.Skip()
 		}
@@ -179,6 +182,12 @@ func prompt(in io.Reader, refresh Refresher, now time.Time, where *atomic.Pointe
 	}
 	cacheDir := place.CacheDir()
 	where.Store(&cacheDir)
+	if !isDir(place.Store) {
+		return nil // no store: nothing to remember here, and no cache to write
+	}
+	if hin.PromptID != "" && !Claim(cacheDir, "prompt", data, OnceUnique) {
+		return nil // the same prompt's other handler (plugin and settings both) answers it
+	}
 	ctx, results, q, prev, err := answer(place, hin, refresh, now)
 	if errors.Is(err, errNoStore) || errors.Is(err, errLogged) {
 		return nil

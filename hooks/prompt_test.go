@@ -369,3 +369,28 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptOnce: a prompt handled twice (mem's plugin and the project's
+// settings both run the hook) is answered once; without a prompt_id, which
+// older Claude Code does not send, every run answers.
+func TestPromptOnce(t *testing.T) {
+	root := promptRepo(t, promptDocs)
+	prompt := quote("why are spanish orders off by a cent at checkout? the vat total looks wrong")
+	tests := []struct {
+		name, in string
+		want     []bool // printed context, run by run
+	}{
+		{"same prompt_id", `{"prompt":` + prompt + `,"cwd":` + quote(root) + `,"session_id":"s1","prompt_id":"p1"}`, []bool{true, false}},
+		{"next prompt_id", `{"prompt":` + prompt + `,"cwd":` + quote(root) + `,"session_id":"s1","prompt_id":"p2"}`, []bool{true, false}},
+		{"no prompt_id", `{"prompt":` + prompt + `,"cwd":` + quote(root) + `,"session_id":"s1"}`, []bool{true, true}},
+	}
+	for _, tt := range tests {
+		for i, want := range tt.want {
+			var out bytes.Buffer
+			Prompt(strings.NewReader(tt.in), &out, nil, promptNow)
+			if got := out.Len() > 0; got != want {
+				t.Errorf("%s, run %d: printed %v, want %v", tt.name, i+1, got, want)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"time"
 
@@ -74,11 +75,16 @@ func (hookSessionStartCmd) Run(e *env) error {
 	var in struct {
 		Cwd string `json:"cwd"`
 	}
-	if err := json.NewDecoder(e.stdin).Decode(&in); err != nil || in.Cwd == "" {
+	data, err := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+	if err != nil || json.Unmarshal(data, &in) != nil || in.Cwd == "" {
 		return nil
 	}
 	r, err := mem.Open(in.Cwd, e.store)
 	if err != nil {
+		return nil
+	}
+	// mem's plugin and the project's settings may both run this hook.
+	if !hooks.Claim(r.Place.CacheDir(), "session-start", data, hooks.OnceRepeatable) {
 		return nil
 	}
 	sweepIfDue(r, time.Now())
