@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
 	"github.com/mem-dev/mem/internal/install"
 	"github.com/mem-dev/mem/internal/locate"
@@ -13,11 +14,12 @@ import (
 type installCmd struct {
 	Agents  []string `help:"Agents to wire: claude, opencode, kimi, codex." default:"claude" sep:","`
 	Capture bool     `help:"Also run mem capture at session end and before compaction."`
+	User    bool     `help:"Install Claude Code's hooks for you, in every directory of every repository (they act where a store is), instead of in this repository."`
 	DryRun  bool     `help:"Show the changes without writing them."`
 }
 
 func (c installCmd) Run(e *env) error {
-	o, err := installOptions(e, c.Agents, c.Capture)
+	o, err := installOptions(e, c.Agents, c.Capture, c.User)
 	if err != nil {
 		return err
 	}
@@ -25,16 +27,27 @@ func (c installCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	return applyChanges(e, changes, c.DryRun, "installed")
+	if err := applyChanges(e, changes, c.DryRun, "installed"); err != nil || c.DryRun {
+		return err
+	}
+	// The hooks find mem on PATH: say so when they will not.
+	if _, err := exec.LookPath("mem"); err != nil {
+		fmt.Fprintf(e.stderr, "mem: hint: mem is not on PATH, so the hooks and the MCP server do nothing yet; %s\n", install.HookPath(o).Hint(o.Mem))
+	}
+	if !c.User && slices.Contains(o.Agents, install.Claude) {
+		fmt.Fprintln(e.stderr, "mem: hint: Claude Code started in a subdirectory reads no hooks from this repository; `mem install --user` (or mem's plugin) runs them from any directory")
+	}
+	return nil
 }
 
 type uninstallCmd struct {
 	Agents []string `help:"Also remove user-level configs of these agents (e.g. kimi's ~/.kimi/mcp.json)." default:"claude" sep:","`
+	User   bool     `help:"Remove the hooks of mem install --user from your Claude Code settings."`
 	DryRun bool     `help:"Show the changes without writing them."`
 }
 
 func (c uninstallCmd) Run(e *env) error {
-	o, err := installOptions(e, c.Agents, false)
+	o, err := installOptions(e, c.Agents, false, c.User)
 	if err != nil {
 		return err
 	}
@@ -69,7 +82,12 @@ func applyChanges(e *env, changes []install.Change, dryRun bool, verb string) er
 // settings files are shared through git, so a binary that is on PATH is
 // written by its bare name; only one that is not gets its absolute path.
 // install.Plan checks the agents.
-func installOptions(e *env, agents []string, capture bool) (install.Options, error) {
+func installOptions(e *env, agents []string, capture, user bool) (install.Options, error) {
+	if user {
+		o, err := placeOptions(locate.Place{}, []string{install.Claude}, capture)
+		o.User = true
+		return o, err
+	}
 	r, err := e.open()
 	if err != nil {
 		return install.Options{}, err
@@ -78,20 +96,15 @@ func installOptions(e *env, agents []string, capture bool) (install.Options, err
 }
 
 // placeOptions are the install options for a place, naming this mem binary
-// and the mem-hook beside it.
+// for the files of this machine.
 func placeOptions(place locate.Place, agents []string, capture bool) (install.Options, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return install.Options{}, fmt.Errorf("find the mem binary: %w", err)
 	}
 	self, _ = filepath.EvalSymlinks(self)
-	memBin := portable(self, "mem")
-	hookBin := ""
-	if sibling := filepath.Join(filepath.Dir(self), "mem-hook"); isExecutable(sibling) {
-		hookBin = portable(sibling, "mem-hook")
-	}
 	home, _ := os.UserHomeDir()
-	return install.Options{Place: place, Mem: memBin, Hook: hookBin, Agents: agents, Capture: capture, Home: home}, nil
+	return install.Options{Place: place, Mem: portable(self, "mem"), Agents: agents, Capture: capture, Home: home}, nil
 }
 
 // portable returns name when PATH finds the same file as abs, else abs.

@@ -133,45 +133,90 @@ func Doctor(o Options) []Problem {
 	return dedupe(ps)
 }
 
-// doctorHooks checks .claude/settings.json.
+// doctorHooks checks that Claude Code calls mem: hooks in the project's
+// .claude/settings.json, the user's settings (mem install --user) or mem's
+// plugin, and that they find mem on the PATH Claude Code gives them.
 func doctorHooks(o Options) []Problem {
 	path := settingsPath(o)
 	fix := "run `mem install`"
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return []Problem{{"hooks", path + " does not exist: Claude Code does not call mem", fix}}
+	var found []hookLoc
+	plugin := false
+	read := func(p string, mustExist bool) *Problem {
+		src, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) && !mustExist {
+			return nil
+		}
+		if err != nil {
+			return &Problem{"hooks", err.Error(), fix}
+		}
+		d, err := parseObject(p, src)
+		if err != nil {
+			return &Problem{"hooks", err.Error(), "fix the JSON, then run `mem install`"}
+		}
+		found = append(found, ourHooks(d)...)
+		plugin = plugin || pluginEnabled(d)
+		return nil
 	}
-	if err != nil {
-		return []Problem{{"hooks", err.Error(), fix}}
+	if _, err := os.Stat(path); err == nil {
+		if p := read(path, true); p != nil {
+			return []Problem{*p}
+		}
 	}
-	d, err := parseObject(path, src)
-	if err != nil {
-		return []Problem{{"hooks", err.Error(), "fix the JSON, then run `mem install`"}}
+	if user, err := UserSettingsPath(); err == nil {
+		if p := read(user, false); p != nil {
+			return []Problem{*p}
+		}
+	}
+	if len(found) == 0 && !plugin {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return []Problem{{"hooks", path + " does not exist and no user install or plugin runs mem: Claude Code does not call mem", fix}}
+		}
 	}
 	var ps []Problem
-	var bins []string
-	events := map[string][]string{}
-	found := ourHooks(d)
+	hp := HookPath(o)
+	var dead []string // events whose hook finds no binary
 	for _, s := range o.hookSpecs() {
 		i := slices.IndexFunc(found, func(l hookLoc) bool { return l.eventName == s.event && l.kind == s.kind })
-		if i < 0 {
+		cmd := s.command // the plugin's
+		switch {
+		case i >= 0:
+			cmd = found[i].command
+		case !plugin:
 			ps = append(ps, Problem{"hooks", fmt.Sprintf("no %s hook runs mem (%s)", s.event, s.kind), fix})
 			continue
 		}
-		bin := commandBinary(found[i].command, o.Place.WorkTree)
-		if !executable(bin) {
-			if events[bin] == nil {
-				bins = append(bins, bin)
+		if cmd != s.command {
+			why := "an older form that fails when mem is missing"
+			if bins := hookBinaries(cmd); len(bins) > 0 && filepath.IsAbs(os.ExpandEnv(bins[0])) {
+				why = "a path on this machine, in a file the team may share"
 			}
-			events[bin] = append(events[bin], s.event)
+			ps = append(ps, Problem{"hooks", fmt.Sprintf("the %s hook runs %q: %s", s.event, cmd, why), fix})
+		}
+		if !slices.ContainsFunc(hookBinaries(cmd), func(bin string) bool { return hp.find(bin, o.Place.WorkTree) != "" }) {
+			dead = append(dead, s.event)
 		}
 	}
-	for _, bin := range bins {
-		ps = append(ps, Problem{"hooks",
-			fmt.Sprintf("the %s hooks run %s, which is not an executable file", strings.Join(events[bin], ", "), bin),
-			"run `mem install` with the mem you use now"})
+	if len(dead) > 0 {
+		ps = append(ps, Problem{"path",
+			fmt.Sprintf("neither mem-hook nor mem is on the PATH Claude Code gives its hooks (%s): the %s hooks do nothing", hp.From, strings.Join(dead, ", ")),
+			hp.Hint(o.Mem)})
 	}
 	return ps
+}
+
+// pluginEnabled reports whether a settings file enables mem's plugin
+// ("enabledPlugins": {"mem@<marketplace>": true}).
+func pluginEnabled(d *jdoc) bool {
+	ep := d.root.member("enabledPlugins")
+	if ep == nil || ep.kind != '{' {
+		return false
+	}
+	for i, k := range ep.keys {
+		if strings.HasPrefix(k.name, PluginName+"@") && string(d.text(ep.elems[i])) == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // writable checks that files can be created in dir, or in the nearest

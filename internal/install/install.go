@@ -7,18 +7,21 @@
 //
 // # What install writes
 //
-//   - .claude/settings.json (agent claude): hooks UserPromptSubmit
-//     "<hook> prompt", Stop "<hook> gate", PostToolUse on Edit|Write|MultiEdit
-//     "<hook> post-tool" and SessionStart "<hook> session-start", where
-//     <hook> is the mem-hook binary or "<mem> hook"; with Capture also
-//     SessionEnd and PreCompact "<mem> capture --detach". Other keys and
-//     hooks are left byte for byte as they were.
+//   - .claude/settings.json (agent claude): hooks UserPromptSubmit (prompt),
+//     Stop (gate), PostToolUse on Edit|Write|MultiEdit (post-tool) and
+//     SessionStart (session-start); with Capture also SessionEnd and
+//     PreCompact (capture --detach). Each command runs mem-hook or mem from
+//     PATH and does nothing when neither is there (HookCommand), so the file
+//     can be committed for a team. Other keys and hooks are left byte for
+//     byte as they were. With User, the same hooks go to the user's
+//     settings.json instead, and nothing else is written.
 //   - The git pre-commit hook, in core.hooksPath when it is set and in
 //     <common git dir>/hooks otherwise. A hook that was there before is kept
 //     as pre-commit.mem-chained and runs first; its failure stops the commit.
-//   - MCP server "mem" (running "<mem> mcp"): .mcp.json (claude),
-//     opencode.json (opencode), ~/.kimi/mcp.json (kimi), .codex/config.toml
-//     (codex), next to any other servers.
+//   - MCP server "mem" (running "mem mcp"): .mcp.json (claude) and
+//     opencode.json (opencode), shared, by the bare name; ~/.kimi/mcp.json
+//     (kimi) and ~/.codex/config.toml (codex), the person's own, by the
+//     binary's path when it is not on PATH; next to any other servers.
 //   - Two lines telling the agent to search memory before exploring and to
 //     store what it learned: in CLAUDE.md (claude) and AGENTS.md (opencode,
 //     kimi, codex).
@@ -61,9 +64,11 @@ import (
 // Options says where to install and what.
 type Options struct {
 	Place locate.Place
-	// Mem and Hook are the absolute paths of the mem and mem-hook binaries.
-	// Without Hook, hooks run "<Mem> hook …".
-	Mem, Hook string
+	// Mem is the mem binary for the files of this machine only (git's
+	// pre-commit hook and merge driver, the per-user MCP configs): its
+	// absolute path, or its bare name when it is on PATH. Files a team
+	// shares always name the bare "mem".
+	Mem string
 	// Agents is a subset of claude, opencode, kimi and codex; empty means
 	// claude.
 	Agents []string
@@ -72,6 +77,11 @@ type Options struct {
 	// Home is the user's home directory, for ~/.kimi/mcp.json; empty means
 	// os.UserHomeDir.
 	Home string
+	// User installs the hooks for the person instead of the repository: in
+	// their Claude Code settings (UserSettingsPath), where they run in every
+	// directory of every repository and act only where a store is. Nothing
+	// of the repository is touched, and none is needed.
+	User bool
 }
 
 // Agent names.
@@ -98,7 +108,11 @@ func Plan(o Options) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, step := range []func(*planner) error{planSettings, planPreCommit, planMCP, planRules, planMergeDriver} {
+	steps := []func(*planner) error{planSettings, planPreCommit, planMCP, planRules, planMergeDriver}
+	if o.User {
+		steps = steps[:1]
+	}
+	for _, step := range steps {
 		if err := step(pl); err != nil {
 			return nil, err
 		}
@@ -119,7 +133,11 @@ func PlanUninstall(o Options) ([]Change, error) {
 	if slices.Contains(o.Agents, Kimi) {
 		pl.agents = append(pl.agents, Kimi)
 	}
-	for _, step := range []func(*planner) error{unplanSettings, unplanPreCommit, unplanMCP, unplanRules, unplanMergeDriver} {
+	steps := []func(*planner) error{unplanSettings, unplanPreCommit, unplanMCP, unplanRules, unplanMergeDriver}
+	if o.User {
+		steps = steps[:1]
+	}
+	for _, step := range steps {
 		if err := step(pl); err != nil {
 			return nil, err
 		}
@@ -147,7 +165,7 @@ type planned struct {
 // newPlanner checks the options; install needs the binaries' paths,
 // uninstall does not.
 func newPlanner(o Options, install bool) (*planner, error) {
-	if o.Place.WorkTree == "" || o.Place.CommonDir == "" {
+	if !o.User && (o.Place.WorkTree == "" || o.Place.CommonDir == "") {
 		return nil, errors.New("install: not inside a git work tree")
 	}
 	// A bare name is looked up on PATH when the hook runs, which is what a
@@ -155,16 +173,10 @@ func newPlanner(o Options, install bool) (*planner, error) {
 	if install && !runnable(o.Mem) {
 		return nil, fmt.Errorf("install: the mem binary must be an absolute path or a bare command name, not %q", o.Mem)
 	}
-	if o.Hook != "" && !runnable(o.Hook) {
-		return nil, fmt.Errorf("install: the mem-hook binary must be an absolute path or a bare command name, not %q", o.Hook)
-	}
 	// Installed hooks are recognised by the binaries' names (ourKind): under
 	// another name a second install would not see its own hooks.
 	if install && binName(o.Mem) != "mem" {
 		return nil, fmt.Errorf("install: the mem binary must be named mem, not %q: installed hooks are recognised by that name", binName(o.Mem))
-	}
-	if o.Hook != "" && binName(o.Hook) != "mem-hook" {
-		return nil, fmt.Errorf("install: the mem-hook binary must be named mem-hook, not %q: installed hooks are recognised by that name", binName(o.Hook))
 	}
 	pl := &planner{o: o, files: map[string]*planned{}}
 	for _, a := range o.Agents {
@@ -191,16 +203,6 @@ func newPlanner(o Options, install bool) (*planner, error) {
 }
 
 func (pl *planner) has(agent string) bool { return slices.Contains(pl.agents, agent) }
-
-// hookCmd is the command line that runs hook sub (prompt, gate, …).
-func (o Options) hookCmd(sub string) string {
-	// SessionStart runs once a session and reads MEMORY.md's budget, which
-	// needs the parser the lean binary leaves out.
-	if o.Hook != "" && sub != kindSessionStart {
-		return shellQuote(o.Hook) + " " + sub
-	}
-	return shellQuote(o.Mem) + " hook " + sub
-}
 
 // resolve follows a symbolic link at path, so that writing replaces the
 // file it points at rather than the link.

@@ -58,7 +58,9 @@ func newEnv(t *testing.T) *env {
 	place, err := locate.Find(e.work, "")
 	must(t, err)
 	must(t, os.MkdirAll(place.Store, 0o755)) // as mem init leaves it
-	e.o = Options{Place: place, Mem: filepath.Join(e.bin, "mem"), Hook: filepath.Join(e.bin, "mem-hook"), Home: e.home}
+	e.o = Options{Place: place, Mem: filepath.Join(e.bin, "mem"), Home: e.home}
+	// The hooks find mem-hook and mem on PATH, as a teammate's would.
+	t.Setenv("PATH", e.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	return e
 }
 
@@ -175,7 +177,7 @@ func TestInstallUninstall(t *testing.T) {
 						t.Errorf("settings.json lost %q:\n%s", s, got)
 					}
 				}
-				if strings.Index(got, "echo first") > strings.Index(got, "mem-hook' prompt") {
+				if strings.Index(got, "echo first") > strings.Index(got, "mem-hook prompt") {
 					t.Errorf("mem's prompt hook comes before the foreign one:\n%s", got)
 				}
 				if got := readFile(t, e.path(".git/hooks/pre-commit.mem-chained")); got != foreignPreCommit {
@@ -341,7 +343,7 @@ func TestInstallMovedBinaryReplaces(t *testing.T) {
 	for _, name := range []string{"mem", "mem-hook"} {
 		writeFile(t, filepath.Join(moved, name), "#!/bin/sh\n", 0o755)
 	}
-	o.Mem, o.Hook = filepath.Join(moved, "mem"), ""
+	o.Mem = filepath.Join(moved, "mem")
 	changes := e.apply(t, Plan, o)
 	if len(changes) == 0 {
 		t.Fatal("nothing changed after the binary moved")
@@ -360,27 +362,48 @@ func TestInstallMovedBinaryReplaces(t *testing.T) {
 	}
 }
 
-// TestHookCommandsRun runs the installed commands the way Claude Code and
-// git do, from paths with spaces in them.
+// TestHookCommandsRun runs the installed commands the way Claude Code does:
+// mem-hook when it is on PATH, else mem, else nothing, with exit 0; the
+// gate's exit 2 comes through.
 func TestHookCommandsRun(t *testing.T) {
 	e := newEnv(t)
-	for _, hook := range []string{e.o.Hook, ""} {
-		o := e.o
-		o.Hook = hook
-		for _, s := range o.hookSpecs() {
+	onlyMem := filepath.Join(e.root, "only mem")
+	writeFile(t, filepath.Join(onlyMem, "mem"), "#!/bin/sh\necho \"mem $*\" >> \"$MEM_TEST_LOG\"\n", 0o755)
+	gate2 := filepath.Join(e.root, "blocking gate")
+	writeFile(t, filepath.Join(gate2, "mem-hook"), "#!/bin/sh\necho blocked >&2\nexit 2\n", 0o755)
+	tests := []struct {
+		name, path string
+		want       func(kind string) string // the log line; "" for none
+		exit       int
+	}{
+		{"mem-hook and mem", e.bin, func(k string) string {
+			if k == kindSessionStart {
+				return "mem hook " + k + "\n"
+			}
+			return "mem-hook " + k + "\n"
+		}, 0},
+		{"mem only", onlyMem, func(k string) string { return "mem hook " + k + "\n" }, 0},
+		{"neither (a teammate without mem)", "/usr/bin:/bin", func(string) string { return "" }, 0},
+	}
+	for _, tt := range tests {
+		for _, s := range e.o.hookSpecs() {
 			writeFile(t, e.log, "", 0o644)
-			cmd := exec.Command("sh", "-c", s.command)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", s.command, err, out)
+			cmd := exec.Command("/bin/sh", "-c", s.command)
+			cmd.Env = append(os.Environ(), "PATH="+tt.path)
+			out, err := cmd.CombinedOutput()
+			if err != nil || len(out) > 0 {
+				t.Errorf("%s: %s: %v, output %q; want exit 0 and no output", tt.name, s.command, err, out)
 			}
-			want := "mem-hook " + s.kind + "\n"
-			if hook == "" || s.kind == kindSessionStart {
-				want = "mem hook " + s.kind + "\n"
-			}
-			if got := readFile(t, e.log); got != want {
-				t.Errorf("%s ran %q, want %q", s.command, got, want)
+			if got := readFile(t, e.log); got != tt.want(s.kind) {
+				t.Errorf("%s: %s ran %q, want %q", tt.name, s.command, got, tt.want(s.kind))
 			}
 		}
+	}
+	cmd := exec.Command("/bin/sh", "-c", HookCommand(kindGate))
+	cmd.Env = append(os.Environ(), "PATH="+gate2+":/usr/bin:/bin")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || string(out) != "blocked\n" {
+		t.Errorf("the gate's block: %v, output %q; want exit 2 and its message", err, out)
 	}
 }
 
@@ -484,11 +507,12 @@ func TestMCP(t *testing.T) {
 		want                  func(o Options) string // mem's entry, as JSON
 		others                []string               // texts that must survive
 	}{
+		// Files a team shares name mem by its bare name, whatever o.Mem.
 		{Claude, ".mcp.json", `{"mcpServers":{"github":{"type":"http","url":"https://x/mcp"}}}`,
-			func(o Options) string { return `{"type":"stdio","command":` + q(o.Mem) + `,"args":["mcp"]}` },
+			func(o Options) string { return `{"type":"stdio","command":"mem","args":["mcp"]}` },
 			[]string{`"github":{"type":"http","url":"https://x/mcp"}`}},
 		{OpenCode, "opencode.json", "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\n    \"fs\": {\"type\": \"local\", \"command\": [\"fs-mcp\"]}\n  }\n}\n",
-			func(o Options) string { return `{"type":"local","command":[` + q(o.Mem) + `,"mcp"],"enabled":true}` },
+			func(o Options) string { return `{"type":"local","command":["mem","mcp"],"enabled":true}` },
 			[]string{`"$schema": "https://opencode.ai/config.json",`, `"fs": {"type": "local", "command": ["fs-mcp"]}`}},
 		{Kimi, "~/.kimi/mcp.json", `{"mcpServers": {"context7": {"url": "https://mcp.context7.com/mcp"}}, "other": 1}`,
 			func(o Options) string { return `{"command":` + q(o.Mem) + `,"args":["mcp"]}` },
@@ -532,14 +556,27 @@ func TestMCP(t *testing.T) {
 						t.Errorf("mode = %v, want the file's 0600 kept", fi.Mode())
 					}
 				}
-				// A user's extra field on mem's server survives a reinstall.
-				server.(map[string]any)["timeout"] = 9000.0
+				// A user's extra field on mem's server survives a reinstall,
+				// which follows a moved binary in the person's own file and
+				// replaces an older install's absolute path in a shared one.
+				srv := server.(map[string]any)
+				srv["timeout"] = 9000.0
+				old := filepath.Join(e.root, "old place", "mem")
+				if tt.agent == OpenCode {
+					srv["command"] = []any{old, "mcp"}
+				} else {
+					srv["command"] = old
+				}
 				b, _ := json.MarshalIndent(doc, "", "  ")
 				writeFile(t, path, string(b), 0o600)
 				o.Mem = filepath.Join(e.root, "elsewhere", "mem")
 				e.apply(t, Plan, o)
-				if !strings.Contains(readFile(t, path), `"timeout": 9000`) || !strings.Contains(readFile(t, path), "elsewhere") {
-					t.Errorf("reinstall lost the user's field or kept the old path:\n%s", readFile(t, path))
+				wantPath := `"mem"`
+				if tt.agent == Kimi {
+					wantPath = "elsewhere"
+				}
+				if got := readFile(t, path); !strings.Contains(got, `"timeout": 9000`) || !strings.Contains(got, wantPath) || strings.Contains(got, "old place") {
+					t.Errorf("reinstall lost the user's field or kept the old path:\n%s", got)
 				}
 				e.apply(t, PlanUninstall, o)
 				if existing {
@@ -630,13 +667,13 @@ func TestCaptureSwitch(t *testing.T) {
 
 func TestDuplicatesCollapse(t *testing.T) {
 	e := newEnv(t)
-	cmd := e.o.hookCmd(kindPrompt)
+	cmd := HookCommand(kindPrompt)
 	dup := `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":` + q(cmd) + `}]},` +
 		`{"hooks":[{"type":"command","command":"/old/mem hook prompt"},{"type":"command","command":"echo keep"}]}]}}`
 	writeFile(t, e.path(".claude/settings.json"), dup, 0o644)
 	e.apply(t, Plan, e.o)
 	s := readFile(t, e.path(".claude/settings.json"))
-	if strings.Count(s, "prompt\"") != 1 || !strings.Contains(s, "echo keep") {
+	if strings.Count(s, "exec mem-hook prompt") != 1 || !strings.Contains(s, "echo keep") {
 		t.Errorf("settings.json:\n%s", s)
 	}
 }
@@ -696,7 +733,6 @@ func TestOptionsRefused(t *testing.T) {
 		"unknown agent": {Options{Place: e.o.Place, Mem: e.o.Mem, Agents: []string{"cursor"}}, `unknown agent "cursor"`},
 		"no repository": {Options{Mem: e.o.Mem}, "not inside a git work tree"},
 		"renamed mem":   {Options{Place: e.o.Place, Mem: filepath.Join(e.bin, "review-mem")}, `must be named mem, not "review-mem"`},
-		"renamed hook":  {Options{Place: e.o.Place, Mem: e.o.Mem, Hook: filepath.Join(e.bin, "hook")}, `must be named mem-hook, not "hook"`},
 	} {
 		if _, err := Plan(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", name, err, c.want)
@@ -717,8 +753,18 @@ func TestDoctor(t *testing.T) {
 		want   []string // checks that must report, in order
 	}{
 		{"healthy", func(*testing.T, *env) {}, nil},
-		{"missing hook binary", func(t *testing.T, e *env) { must(t, os.Remove(e.o.Hook)) }, []string{"hooks"}},
-		{"missing mem binary", func(t *testing.T, e *env) { must(t, os.Remove(e.o.Mem)) }, []string{"hooks", "pre-commit", "merge-driver"}},
+		// The hooks fall back to mem.
+		{"missing hook binary", func(t *testing.T, e *env) { must(t, os.Remove(filepath.Join(e.bin, "mem-hook"))) }, nil},
+		// SessionStart needs mem itself.
+		{"missing mem binary", func(t *testing.T, e *env) { must(t, os.Remove(e.o.Mem)) }, []string{"path", "pre-commit", "merge-driver"}},
+		{"settings set a PATH without mem", func(t *testing.T, e *env) {
+			s := readFile(t, e.path(".claude/settings.json"))
+			writeFile(t, e.path(".claude/settings.json"), strings.Replace(s, "{", `{"env": {"PATH": "/usr/bin:/bin"},`, 1), 0o644)
+		}, []string{"path"}},
+		{"an older install's absolute path", func(t *testing.T, e *env) {
+			s := readFile(t, e.path(".claude/settings.json"))
+			writeFile(t, e.path(".claude/settings.json"), strings.Replace(s, HookCommand(kindPrompt), filepath.Join(e.bin, "mem-hook")+" prompt", 1), 0o644)
+		}, []string{"hooks"}},
 		{"missing pre-commit", func(t *testing.T, e *env) { must(t, os.Remove(e.path(".git/hooks/pre-commit"))) }, []string{"pre-commit"}},
 		{"foreign pre-commit", func(t *testing.T, e *env) { writeFile(t, e.path(".git/hooks/pre-commit"), "#!/bin/sh\n", 0o755) }, []string{"pre-commit"}},
 		{"pre-commit not executable", func(t *testing.T, e *env) { must(t, os.Chmod(e.path(".git/hooks/pre-commit"), 0o644)) }, []string{"pre-commit"}},
@@ -834,5 +880,64 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUserInstall: --user writes the same hooks, and nothing else, to the
+// user's Claude Code settings (next to what the person had there), needs no
+// repository, and its uninstall gives the file back.
+func TestUserInstall(t *testing.T) {
+	e := newEnv(t)
+	claudeDir := filepath.Join(e.home, "claude config")
+	t.Setenv("CLAUDE_CONFIG_DIR", claudeDir)
+	user := filepath.Join(claudeDir, "settings.json")
+	mine := "{\n  \"theme\": \"dark\",\n  \"enabledPlugins\": {\"x@y\": true}\n}\n"
+	writeFile(t, user, mine, 0o600)
+	o := Options{Mem: e.o.Mem, User: true} // no repository
+	changes := e.apply(t, Plan, o)
+	if len(changes) != 1 || changes[0].Path != user {
+		t.Fatalf("user install changed %s, want only %s", diffs(changes), user)
+	}
+	got := readFile(t, user)
+	for _, s := range o.hookSpecs() {
+		if !strings.Contains(got, s.command) {
+			t.Errorf("user settings lack the %s hook:\n%s", s.event, got)
+		}
+	}
+	if !strings.Contains(got, `"theme": "dark"`) {
+		t.Errorf("user settings lost the person's keys:\n%s", got)
+	}
+	if again, _ := Plan(o); len(again) != 0 {
+		t.Errorf("second user install: %s", diffs(again))
+	}
+	e.apply(t, PlanUninstall, o)
+	if got := readFile(t, user); got != mine {
+		t.Errorf("after uninstall --user:\n%s\nwant\n%s", got, mine)
+	}
+}
+
+// TestDoctorUserAndPlugin: hooks from the user's settings or mem's plugin
+// count as much as the project's.
+func TestDoctorUserAndPlugin(t *testing.T) {
+	for _, tt := range []struct{ name, user string }{
+		{"user install", ""},
+		{"plugin", `{"enabledPlugins": {"mem@mem": true}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(e.home, ".claude"))
+			e.apply(t, Plan, e.o)
+			must(t, os.Remove(e.path(".claude/settings.json")))
+			if tt.user == "" {
+				e.apply(t, Plan, Options{Mem: e.o.Mem, User: true})
+			} else {
+				writeFile(t, filepath.Join(e.home, ".claude", "settings.json"), tt.user, 0o644)
+			}
+			for _, p := range Doctor(e.o) {
+				if p.Check == "hooks" || p.Check == "path" {
+					t.Errorf("%s: %+v", tt.name, p)
+				}
+			}
+		})
 	}
 }

@@ -7,6 +7,10 @@ import (
 	"strings"
 )
 
+// sharedMem is how files a team shares name mem: by the bare name, looked
+// up on each teammate's PATH.
+const sharedMem = "mem"
+
 // mcpJSON is an agent's JSON file of MCP servers.
 type mcpJSON struct {
 	agent     string
@@ -25,9 +29,9 @@ func (pl *planner) mcpFiles() []mcpJSON {
 	}
 	files := []mcpJSON{
 		{Claude, filepath.Join(o.Place.WorkTree, ".mcp.json"), "mcpServers",
-			object{{"type", "stdio"}, {"command", o.Mem}, {"args", []string{"mcp"}}}, commandIsMem},
+			object{{"type", "stdio"}, {"command", sharedMem}, {"args", []string{"mcp"}}}, commandIsMem},
 		{OpenCode, filepath.Join(o.Place.WorkTree, "opencode.json"), "mcp",
-			object{{"type", "local"}, {"command", []string{o.Mem, "mcp"}}, {"enabled", true}},
+			object{{"type", "local"}, {"command", []string{sharedMem, "mcp"}}, {"enabled", true}},
 			func(d *jdoc, n *jnode) bool {
 				cmd := n.member("command")
 				if cmd == nil || cmd.kind != '[' || len(cmd.elems) == 0 {

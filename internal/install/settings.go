@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // hookSpec is one hook mem wants in .claude/settings.json.
@@ -14,13 +16,13 @@ type hookSpec struct {
 
 func (o Options) hookSpecs() []hookSpec {
 	specs := []hookSpec{
-		{"UserPromptSubmit", "", kindPrompt, o.hookCmd(kindPrompt)},
-		{"Stop", "", kindGate, o.hookCmd(kindGate)},
-		{"PostToolUse", "Edit|Write|MultiEdit", kindPostTool, o.hookCmd(kindPostTool)},
-		{"SessionStart", "", kindSessionStart, o.hookCmd(kindSessionStart)},
+		{"UserPromptSubmit", "", kindPrompt, HookCommand(kindPrompt)},
+		{"Stop", "", kindGate, HookCommand(kindGate)},
+		{"PostToolUse", "Edit|Write|MultiEdit", kindPostTool, HookCommand(kindPostTool)},
+		{"SessionStart", "", kindSessionStart, HookCommand(kindSessionStart)},
 	}
 	if o.Capture {
-		capture := shellQuote(o.Mem) + " capture --detach"
+		capture := HookCommand(kindCapture)
 		specs = append(specs,
 			hookSpec{"SessionEnd", "", kindCapture, capture},
 			hookSpec{"PreCompact", "", kindCapture, capture})
@@ -40,6 +42,27 @@ func (s hookSpec) group() object {
 
 func settingsPath(o Options) string {
 	return filepath.Join(o.Place.WorkTree, ".claude", "settings.json")
+}
+
+// UserSettingsPath is the user's Claude Code settings file, where a user
+// install puts the hooks: Claude Code reads it in every directory, while
+// it reads a repository's .claude/settings.json only when started at the
+// top of the work tree (2.1.328, started in a subdirectory: the root's
+// settings.json is not read, its settings.local.json is).
+func UserSettingsPath() (string, error) {
+	dir, err := locate.ClaudeDir()
+	if err != nil {
+		return "", fmt.Errorf("install: find Claude Code's settings: %w", err)
+	}
+	return filepath.Join(dir, "settings.json"), nil
+}
+
+// hooksPath is the settings file this install writes its hooks to.
+func (pl *planner) hooksPath() (string, error) {
+	if pl.o.User {
+		return UserSettingsPath()
+	}
+	return settingsPath(pl.o), nil
 }
 
 // hookLoc is where one of mem's handlers sits:
@@ -166,7 +189,10 @@ func planSettings(pl *planner) error {
 	if !pl.has(Claude) {
 		return nil
 	}
-	path := settingsPath(pl.o)
+	path, err := pl.hooksPath()
+	if err != nil {
+		return err
+	}
 	src, exists, err := pl.read(path)
 	if err != nil {
 		return err
@@ -187,7 +213,11 @@ func planSettings(pl *planner) error {
 		// Capture is a switch: without it, mem's capture hooks go.
 		removeHooks(d, func(l hookLoc) bool { return l.kind == kindCapture })
 	}
-	return pl.write(path, d.src, 0o644, "add mem's hooks to Claude Code's project settings")
+	why := "add mem's hooks to Claude Code's project settings"
+	if pl.o.User {
+		why = "add mem's hooks to Claude Code's user settings (they act in repositories with a store)"
+	}
+	return pl.write(path, d.src, 0o644, why)
 }
 
 func removeHooks(d *jdoc, match func(hookLoc) bool) {
@@ -203,7 +233,10 @@ func removeHooks(d *jdoc, match func(hookLoc) bool) {
 }
 
 func unplanSettings(pl *planner) error {
-	path := settingsPath(pl.o)
+	path, err := pl.hooksPath()
+	if err != nil {
+		return err
+	}
 	src, exists, err := pl.read(path)
 	if err != nil || !exists {
 		return err

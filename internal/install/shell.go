@@ -77,11 +77,23 @@ func binName(p string) string {
 	return strings.TrimSuffix(path.Base(filepath.ToSlash(p)), ".exe")
 }
 
-// ourKind says which of mem's hooks a command line runs, if any: "<x>/mem-hook
-// prompt", "<x>/mem hook prompt", "mem gate", "mem capture …", whatever the
-// directory, so that a binary that moved is recognised.
+// ourKind says which of mem's hooks a command line runs, if any: mem's own
+// form (HookCommand) and the one-binary commands of older installs,
+// "<x>/mem-hook prompt", "<x>/mem hook prompt", "mem gate", "mem capture
+// …", whatever the directory, so that a binary that moved is recognised.
 func ourKind(cmd string) (string, bool) {
-	w := shellFields(cmd)
+	for _, w := range simpleCommands(cmd) {
+		if len(w) >= 2 && w[0] == "exec" {
+			w = w[1:]
+		}
+		if kind, ok := oneKind(w); ok {
+			return kind, true
+		}
+	}
+	return "", false
+}
+
+func oneKind(w []string) (string, bool) {
 	if len(w) < 2 {
 		return "", false
 	}

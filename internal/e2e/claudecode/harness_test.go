@@ -420,3 +420,20 @@ func (w *world) gateStates() string {
 	}
 	return b.String()
 }
+
+// mcpServers lists the MCP servers of the session's init event as
+// "name=status".
+func (s *session) mcpServers() []string {
+	var out []string
+	for _, ev := range s.events {
+		if ev["type"] != "system" || ev["subtype"] != "init" {
+			continue
+		}
+		list, _ := ev["mcp_servers"].([]any)
+		for _, v := range list {
+			m, _ := v.(map[string]any)
+			out = append(out, fmt.Sprintf("%v=%v", m["name"], m["status"]))
+		}
+	}
+	return out
+}
