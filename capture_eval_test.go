@@ -22,21 +22,37 @@ import (
 // The capture evaluation: the real runner replays a real model's recorded
 // answers (a cassette, see ../shared/cassettes/README.md) to the exact
 // prompts mem capture sends, and what the pass writes is judged against the
-// labels of ../shared/eval/capture. The cassette of today's prompt is named
-// by MEM_CAPTURE_CASSETTE, else looked for at
-// ../shared/cassettes/capture-v1/cassette.jsonl; without one the tests skip
-// and say why. A prompt the cassette does not hold fails the test: the
-// prompt changed since the recording, and new answers must be recorded.
+// labels of ../shared/eval/capture (the dev sessions) or held to what a
+// reading of them found (the unseen transcripts). The cassettes are named by
+// MEM_CAPTURE_CASSETTE and MEM_CAPTURE_UNSEEN_CASSETTE, else looked for at
+// ../shared/cassettes/capture-v1/ and capture-v1-unseen/; without one the
+// test skips and says why. A prompt the cassette does not hold fails the
+// test: the prompt changed since the recording, and new answers must be
+// recorded (the replay exits 3).
+//
+// The floors are what the method reached with the answers recorded for
+// capture-v1 (notes/capture.md has the tables): on the dev sessions every
+// labelled truth captured, no refuted or unconfirmed belief stored as true,
+// no repeat of what the store holds, no secret, one commit a capture with
+// its session in a trailer; on the unseen ones, something kept from every
+// session, no secret, and nothing refused (all sixteen proposals were sound
+// on reading; the guard once refused one of them).
 
-func captureCassette(t *testing.T, name string) string {
+// captureCassette is the cassette named by env, else the one at
+// ../shared/cassettes/NAME/cassette.jsonl, else the test skips.
+func captureCassette(t *testing.T, env, name string) string {
 	t.Helper()
-	if p := os.Getenv("MEM_CAPTURE_CASSETTE"); p != "" && name == "capture-v1" {
+	if p := os.Getenv(env); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("%s names no cassette: %v", env, err)
+		}
 		return p
 	}
-	if p := os.Getenv("MEM_CAPTURE_UNSEEN_CASSETTE"); p != "" && name == "capture-v1-unseen" {
-		return p
+	p := shared.Path("cassettes", name, "cassette.jsonl")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("skipping: no recorded answers to capture's prompts: set %s to a cassette, or put one at %s (../shared/cassettes/README.md says how they are recorded)", env, p)
 	}
-	return shared.Need(t, "cassettes", name, "cassette.jsonl")
+	return p
 }
 
 // replayRunner is the real model runner with the cassette's replay as its
@@ -90,8 +106,20 @@ type claimLabel struct {
 
 // mentions reports whether text holds the keyword, case-insensitively, as a
 // word or the start of one ("dynamic" in "dynamically").
-func mentions(text, kw string) bool {
-	return regexp.MustCompile(`(?i)(^|[^a-z0-9_])` + regexp.QuoteMeta(kw)).MatchString(text)
+func mentions(text, kw string) bool { return len(keywordAt(text, kw)) > 0 }
+
+// keywordAt is where in text the keyword starts: a word or the start of one,
+// case-insensitively; a lower-case word also by its stem, so that "noise"
+// finds "noisy" (a name, "Redis", only as written: its stem "redi" would
+// find "redirect").
+func keywordAt(text, kw string) [][]int {
+	pat := regexp.QuoteMeta(kw)
+	if regexp.MustCompile(`^[a-z]+$`).MatchString(kw) {
+		if st := search.Tokens(kw); len(st) == 1 && len(st[0]) < len(kw) && strings.HasPrefix(kw, st[0]) {
+			pat = regexp.QuoteMeta(st[0])
+		}
+	}
+	return regexp.MustCompile(`(?i)(^|[^a-z0-9_])`+pat).FindAllStringIndex(text, -1)
 }
 
 // denial finds a sentence that keeps a refuted belief only as a negative.
@@ -100,27 +128,103 @@ var denial = regexp.MustCompile(`(?i)\b(not|never|no|isn'?t|wasn'?t|aren'?t|were
 var sentenceEnd = regexp.MustCompile(`[.!?;:]\s+|\n+|\s-\s`)
 
 // asserts reports the sentence of text that states the refuted claim as
-// true: at least two of its keywords (all, when it has fewer), with no
-// denial or hedge in the sentence. A judge of our own, simpler than the
-// guard and independent of it.
+// true: at least two of its keywords (all, when it has fewer), in different
+// words (one name, "@radix-ui/react-accordion", is one mention however many
+// keywords it holds), with no denial or hedge in the sentence. A judge of
+// our own, simpler than the guard and independent of it.
 func asserts(text string, l claimLabel) string {
 	need := min(2, len(l.Keywords))
 	for _, s := range sentenceEnd.Split(text, -1) {
-		n := 0
+		words := map[int]bool{}
 		for _, k := range l.Keywords {
-			if mentions(s, k) {
-				n++
+			for _, at := range keywordAt(s, k) {
+				w := len(strings.Fields(s[:at[1]])) // the word the match ends in
+				if !words[w] {
+					words[w] = true
+					break
+				}
 			}
 		}
-		if n >= need && !denial.MatchString(s) {
+		if len(words) >= need && !denial.MatchString(s) {
 			return s
 		}
 	}
 	return ""
 }
 
+// outcome counts what a capture did with the model's proposals: kept
+// (written), skipped (the store or the answer already held it, the limit,
+// changed while the model thought) and refused (invalid, a secret, or a
+// claim the session overturned or never confirmed).
+type outcome struct{ proposed, kept, skipped, refused int }
+
+func outcomeOf(res mem.Captured) outcome {
+	o := outcome{kept: len(res.Written)}
+	for _, s := range res.Skipped {
+		if s.Refused {
+			o.refused++
+		} else {
+			o.skipped++
+		}
+	}
+	o.proposed = o.kept + o.skipped + o.refused
+	return o
+}
+
+func (o outcome) String() string {
+	return fmt.Sprintf("proposed %d  kept %d  skipped %d  refused %d", o.proposed, o.kept, o.skipped, o.refused)
+}
+
+// captureOnce runs one capture through the real runner and checks what
+// every capture must hold: one commit for all it wrote, with the session in
+// a trailer, and no secret in what it wrote. It returns the written
+// memories' files.
+func captureOnce(t *testing.T, dir string, r *mem.Repo, runner *model.Runner, transcript string) (mem.Captured, []string) {
+	t.Helper()
+	before := strings.TrimSpace(git(t, dir, "rev-list", "--count", "--all"))
+	res, err := r.Capture(context.Background(), runner, transcript, 0)
+	if err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	after := strings.TrimSpace(git(t, dir, "rev-list", "--count", "--all"))
+	var texts []string
+	for _, w := range res.Written {
+		data, _, err := r.Show(context.Background(), w.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(data))
+		if fs := secrets.Scan(string(data)); len(fs) > 0 {
+			t.Errorf("%s holds %s", w.Slug, fs[0].Pattern)
+		}
+	}
+	if len(res.Written) > 0 {
+		msg := git(t, dir, "log", "-1", "--format=%B")
+		if n := fmt.Sprint(atoi(t, before) + 1); after != n || !strings.Contains(msg, "Mem-Action: capture") || !strings.Contains(msg, "Mem-Session: "+res.Session) {
+			t.Errorf("want one commit (%s commits before, %s after) with Mem-Action: capture and Mem-Session: %s; got\n%s", before, after, res.Session, msg)
+		}
+	}
+	for _, s := range res.Skipped {
+		verb := "skipped"
+		if s.Refused {
+			verb = "refused"
+		}
+		t.Logf("%s %q: %s", verb, s.Proposal.Name, s.Reason)
+	}
+	return res, texts
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatalf("not a number: %q", s)
+	}
+	return n
+}
+
 func TestCaptureDevSessions(t *testing.T) {
-	cassette := captureCassette(t, "capture-v1")
+	cassette := captureCassette(t, "MEM_CAPTURE_CASSETTE", "capture-v1")
 	dir := shared.Need(t, "eval", "capture")
 	storeSrc := shared.Need(t, "eval", "store")
 	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
@@ -133,31 +237,14 @@ func TestCaptureDevSessions(t *testing.T) {
 	}
 	runner := replayRunner(t, cassette)
 	var table []string
+	defer func() {
+		t.Logf("capture on the dev sessions, replayed from %s:\n%s", cassette, strings.Join(table, "\n"))
+	}()
 	for _, name := range []string{"d01.jsonl", "d02.jsonl", "d03.jsonl", "d04.jsonl"} {
 		lab := labels[name]
 		t.Run(name, func(t *testing.T) {
-			_, r := evalRepo(t, storeSrc)
-			res, err := r.Capture(context.Background(), runner, filepath.Join(dir, name), 0)
-			if err != nil {
-				t.Fatalf("capture: %v", err)
-			}
-			var texts []string
-			for _, w := range res.Written {
-				data, _, err := r.Show(context.Background(), w.Slug)
-				if err != nil {
-					t.Fatal(err)
-				}
-				texts = append(texts, string(data))
-				if fs := secrets.Scan(string(data)); len(fs) > 0 {
-					t.Errorf("%s holds %s", w.Slug, fs[0].Pattern)
-				}
-				t.Logf("kept %s", w.Slug)
-			}
-			var skipped []string
-			for _, s := range res.Skipped {
-				skipped = append(skipped, fmt.Sprintf("%q (%s)", s.Proposal.Name, s.Reason))
-				t.Logf("skipped %q: %s", s.Proposal.Name, s.Reason)
-			}
+			repo, r := evalRepo(t, storeSrc)
+			res, texts := captureOnce(t, repo, r, runner, filepath.Join(dir, name))
 			all := strings.Join(texts, "\n")
 			truths := 0
 			for _, c := range lab.MustCapture {
@@ -186,29 +273,38 @@ func TestCaptureDevSessions(t *testing.T) {
 			}
 			// A repeat of what the store held: a written memory whose closest
 			// other memory, searched by its name and description as the held
-			// check does, is one the labels say the store already held.
+			// check does, is one the labels say the store already held. The
+			// closest labelled one is logged: it is how near HeldScore a real
+			// proposal comes.
 			dups := 0
 			for _, w := range res.Written {
 				q := w.Slug
 				if e, ok := entryOf(t, r, w.Slug); ok {
 					q = e
 				}
-				rs, _, err := r.Search(context.Background(), q, "", search.Options{Limit: 2, All: true})
+				rs, _, err := r.Search(context.Background(), q, "", search.Options{Limit: 10, All: true})
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, x := range rs {
-					if x.Slug != w.Slug && slices.Contains(lab.AlreadyInStore, x.Slug) && x.Score >= capture.HeldScore {
+				near := "none in the top 10"
+				for i, x := range rs {
+					if x.Slug == w.Slug || !slices.Contains(lab.AlreadyInStore, x.Slug) {
+						continue
+					}
+					if near == "none in the top 10" {
+						near = fmt.Sprintf("%s at %.2f (rank %d)", x.Slug, x.Score, i+1)
+					}
+					if x.Score >= capture.HeldScore {
 						dups++
 						t.Errorf("%s repeats %s (score %.2f)", w.Slug, x.Slug, x.Score)
 					}
 				}
+				t.Logf("kept %s; the nearest memory the store held: %s", w.Slug, near)
 			}
-			table = append(table, fmt.Sprintf("%s  proposed %d  kept %d  skipped/refused %d  truths %d/%d  refuted or unconfirmed stored %d/%d  repeats of the store %d  masked %d",
-				name, len(res.Written)+len(res.Skipped), len(res.Written), len(res.Skipped), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), dups, res.Masked))
+			table = append(table, fmt.Sprintf("%s  %v  truths %d/%d  refuted or unconfirmed stored %d/%d  repeats of the store %d  masked %d",
+				name, outcomeOf(res), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), dups, res.Masked))
 		})
 	}
-	t.Logf("capture on the dev sessions, replayed from %s:\n%s", cassette, strings.Join(table, "\n"))
 }
 
 // entryOf is a memory's name and description, the held check's query.
@@ -238,29 +334,34 @@ var UnseenTranscripts = []string{
 }
 
 func TestCaptureUnseenTranscripts(t *testing.T) {
-	cassette := captureCassette(t, "capture-v1-unseen")
+	cassette := captureCassette(t, "MEM_CAPTURE_UNSEEN_CASSETTE", "capture-v1-unseen")
 	runner := replayRunner(t, cassette)
+	var table []string
+	var total outcome
+	defer func() {
+		t.Logf("capture on the unseen transcripts, replayed from %s:\n%s", cassette, strings.Join(table, "\n"))
+	}()
 	for _, rel := range UnseenTranscripts {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
 			path := shared.Need(t, "external", "transcripts", rel)
-			_, r := evalRepo(t, "")
-			res, err := r.Capture(context.Background(), runner, path, 0)
-			if err != nil {
-				t.Fatalf("capture: %v", err)
+			repo, r := evalRepo(t, "")
+			res, texts := captureOnce(t, repo, r, runner, path)
+			for i, w := range res.Written {
+				t.Logf("kept %s:\n%s", w.Slug, texts[i])
 			}
-			for _, w := range res.Written {
-				data, _, err := r.Show(context.Background(), w.Slug)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if fs := secrets.Scan(string(data)); len(fs) > 0 {
-					t.Errorf("%s holds %s", w.Slug, fs[0].Pattern)
-				}
-				t.Logf("kept %s:\n%s", w.Slug, data)
+			o := outcomeOf(res)
+			if o.kept == 0 {
+				t.Errorf("kept nothing from a session that, read, holds durable knowledge (%v)", o)
 			}
-			for _, s := range res.Skipped {
-				t.Logf("skipped %q: %s", s.Proposal.Name, s.Reason)
-			}
+			total.proposed += o.proposed
+			total.refused += o.refused
+			table = append(table, fmt.Sprintf("%s  %v  masked %d", filepath.Base(rel), o, res.Masked))
 		})
+	}
+	// Every proposal in capture-v1-unseen was sound on reading (notes/capture.md):
+	// a refusal is the guard dropping a good memory. New answers are read
+	// again, and this floor set from that reading.
+	if total.refused > 0 {
+		t.Errorf("refused %d of %d proposals, all of them sound on reading", total.refused, total.proposed)
 	}
 }

@@ -70,7 +70,11 @@ func (c captureCmd) Run(e *env) error {
 		fmt.Fprintf(e.stdout, "captured %s\n", w.Slug)
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(e.stdout, "skipped  %q: %s\n", s.Proposal.Name, s.Reason)
+		verb := "skipped"
+		if s.Refused {
+			verb = "refused"
+		}
+		fmt.Fprintf(e.stdout, "%s  %q: %s\n", verb, s.Proposal.Name, s.Reason)
 	}
 	return nil
 }

@@ -24,7 +24,8 @@
 //     was masked: the model may still assemble one.
 //   - nothing the session overturned (see guard.go): not a proposal that
 //     rests only on lines FindArcs marked overturned or unconfirmed, nor one
-//     with a sentence that restates such a line with the same polarity.
+//     that cites a hypothesis the session never confirmed, nor one with a
+//     sentence that restates such a line with the same polarity.
 //   - a hypothesis (basis "open") only when the developer asked for a note
 //     in the session, and then labelled an open question.
 //   - not already in the store: the caller's Searcher is asked with the
@@ -147,6 +148,11 @@ func lineNumber(s string) int {
 type Skipped struct {
 	Proposal Proposal `json:"proposal"`
 	Reason   string   `json:"reason"`
+	// Refused is set when the proposal itself was at fault: invalid, a
+	// secret, or a claim the session overturned or never confirmed (the
+	// guard). A proposal passed over because the store or the same answer
+	// already holds it, or over the limit, is skipped, not refused.
+	Refused bool `json:"refused,omitempty"`
 }
 
 const (
@@ -251,7 +257,7 @@ func Check(proposals []Proposal, in Input) (keep []Proposal, skipped []Skipped) 
 			c, reason = g.check(c)
 		}
 		if reason != "" {
-			skipped = append(skipped, Skipped{Proposal: p, Reason: reason})
+			skipped = append(skipped, Skipped{Proposal: p, Reason: reason, Refused: true})
 			continue
 		}
 		valid = append(valid, c)

@@ -162,6 +162,11 @@ func TestPropose(t *testing.T) {
 				if !ok || !strings.Contains(s.Reason, want) {
 					t.Errorf("skipped %q for %q, want a reason with %q", s.Proposal.Name, s.Reason, want)
 				}
+				// Refused: the proposal was at fault; skipped: held, repeated, over the limit.
+				passedOver := strings.HasPrefix(s.Reason, "store already holds") || strings.HasPrefix(s.Reason, "repeats ") || strings.HasPrefix(s.Reason, "over the limit")
+				if s.Refused == passedOver {
+					t.Errorf("%q (%s): refused is %v", s.Proposal.Name, s.Reason, s.Refused)
+				}
 			}
 			for _, p := range keep {
 				if p.Name == "" || strings.TrimSpace(p.Body) == "" || len(p.Text()) > MaxBody {

@@ -2,9 +2,12 @@ package capture
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/mem-dev/mem/search"
 )
 
 // The guard drops a proposal whose claim the session's own later text
@@ -12,19 +15,27 @@ import (
 // by sentence, what a proposal says with what the session overturned (the
 // statement lines of Overturned arcs) or only suspected (Unconfirmed ones):
 // a proposal sentence that shares at least guardShared content terms with
-// such a sentence, covering half of the proposal sentence's terms and two
-// fifths of the statement's, and says it with the same polarity (both
-// negated or neither: "it is not X" keeps a refutation, "it is X" repeats
-// the belief), restates it. A hypothesis restated with a hedge of its own
-// ("suspected", "unconfirmed") is not stated as fact.
+// such a sentence (claimTerms: a name counts once), covering half of the
+// proposal sentence's terms and two fifths of the statement's, and says it
+// with the same polarity (both negated or neither: "it is not X" keeps a
+// refutation, "it is X" repeats the belief), restates it. A hypothesis
+// restated with a hedge of its own ("suspected", "unconfirmed") is not
+// stated as fact.
 //
-// A sentence of an overturned line that a later line says again (reaffirmed)
-// is not guarded: only what the session dropped is. The bars are set to
-// catch a restatement, not a topic: a memory about the
-// real cause usually shares a word or two with the wrong first guess (the
-// same file, the same symptom) and must be kept. The model's own evidence is
-// checked too: a proposal whose every cited line is such a statement rests
-// on nothing the session kept.
+// A sentence of an overturned line that a later line says again, or of a
+// hypothesis line that an earlier line said (its evidence), is not guarded:
+// only what the session dropped or guessed is. The bars are set to catch a
+// restatement, not a topic: a memory about the real cause usually shares a
+// word or two with the wrong first guess (the same file, the same symptom)
+// and must be kept.
+//
+// The model's own evidence is checked too. A proposal whose every cited line
+// is such a statement rests on nothing the session kept. One that cites a
+// hypothesis the session never confirmed rests on it, which the prompt
+// forbids ("no rule, gotcha or procedure that rests on it"), unless it is a
+// kept open question or the developer's own statement (a decision said in
+// the same breath as a guess). An overturned line may be cited beside
+// others: "it is not X" rests on the line that said X.
 const guardShared = 3
 
 // negation finds a sentence that denies: the polarity the guard compares.
@@ -40,6 +51,7 @@ var askCue = regexp.MustCompile(`(?i)\b(remember|note (this|that|it|down)|make a
 
 type badStatement struct {
 	arc       Arc
+	role      string // the statement line's role
 	sentences []sentence
 }
 
@@ -87,14 +99,21 @@ func newGuard(s *Session) *guard {
 		var ss []sentence
 		for _, x := range sentences(txt) {
 			// The hedge ("I suspect", "not checked") is not the claim.
-			if t := termSet(strongHedge.ReplaceAllString(x, "")); len(t) >= guardShared {
+			if t := claimTerms(strongHedge.ReplaceAllString(x, "")); len(t) >= guardShared {
 				ss = append(ss, sentence{text: x, terms: t, negated: denies(x)})
 			}
 		}
-		if a.Kind == Overturned {
-			ss = slices.DeleteFunc(ss, func(x sentence) bool { return reaffirmed(x, a.By, s) })
+		// What the session said outside its dropped statements is not
+		// dropped: an overturned line's sentence said again after the
+		// refutation, and a hypothesis line's sentence said before it (the
+		// evidence the guess was drawn from: "It adds 12 kB of JS", measured
+		// two lines up, after "suspect, not proven: the accordion").
+		lo, hi := a.By, math.MaxInt
+		if a.Kind == Unconfirmed {
+			lo, hi = 0, a.Line
 		}
-		g.bad[a.Line] = badStatement{arc: a, sentences: ss}
+		ss = slices.DeleteFunc(ss, func(x sentence) bool { return saidElsewhere(x, lo, hi, s) })
+		g.bad[a.Line] = badStatement{arc: a, role: l.Role, sentences: ss}
 		g.order = append(g.order, a.Line)
 	}
 	return g
@@ -105,25 +124,27 @@ type claimSentence struct{}
 
 func (claimSentence) MatchString(s string) bool { return claimCue.MatchString(s) || hedged(s) }
 
-// reaffirmed reports whether a line after line n, the one that overturned
-// x's line, says x again with x's polarity: part of an overturned line often stood (the
-// rejected turn's change was kept for another reason, its first sentence
-// described the code correctly), and only what the session dropped is
-// guarded. A later line that is itself an overturned statement does not
-// count; nor does one of opposite polarity, which is the refutation.
-func reaffirmed(x sentence, n int, s *Session) bool {
+// saidElsewhere reports whether a user or assistant line between lines lo
+// and hi (both excluded) says x again with x's polarity. Part of an
+// overturned line often stood (the rejected turn's change was kept for
+// another reason, its first sentence described the code correctly), and a
+// hypothesis line repeats what was shown before it as its reason; only what
+// the session dropped or guessed is guarded. A line that is itself an
+// overturned or unconfirmed statement does not count; nor does one of
+// opposite polarity, which is the refutation.
+func saidElsewhere(x sentence, lo, hi int, s *Session) bool {
 	bad := map[int]bool{}
 	for _, a := range s.Arcs {
-		if a.Kind == Overturned {
+		if a.Kind != Confirmed {
 			bad[a.Line] = true
 		}
 	}
 	for _, l := range s.Lines {
-		if l.N <= n || bad[l.N] || (l.Role != RoleUser && l.Role != RoleAssistant) {
+		if l.N <= lo || l.N >= hi || bad[l.N] || (l.Role != RoleUser && l.Role != RoleAssistant) {
 			continue
 		}
 		for _, y := range sentences(l.Text) {
-			k := overlap(x.terms, termSet(y))
+			k := overlap(x.terms, claimTerms(y))
 			if k >= 2 && 3*k >= len(x.terms) && denies(y) == x.negated {
 				return true
 			}
@@ -144,13 +165,20 @@ func (g *guard) check(p Proposal) (Proposal, string) {
 	if len(p.Lines) > 0 && len(g.bad) > 0 {
 		all := true
 		for _, n := range p.Lines {
-			if _, bad := g.bad[n]; !bad {
+			if !g.badBasis(n, p) {
 				all = false
 				break
 			}
 		}
 		if all {
 			return p, fmt.Sprintf("rests only on %s, which the session %s", lineList(p.Lines), g.fate(p.Lines[0]))
+		}
+		if p.Basis != BasisOpen {
+			for _, n := range p.Lines {
+				if g.badBasis(n, p) && g.bad[n].arc.Kind == Unconfirmed {
+					return p, fmt.Sprintf("rests on L%d, a hypothesis the session never confirmed", n)
+				}
+			}
 		}
 	}
 	if p.Basis == BasisOpen {
@@ -166,7 +194,7 @@ func (g *guard) check(p Proposal) (Proposal, string) {
 	}
 	for _, part := range []string{p.Name, p.Description, p.Body, p.Why} {
 		for _, x := range sentences(part) {
-			st := termSet(x)
+			st := claimTerms(x)
 			if len(st) < guardShared {
 				continue
 			}
@@ -186,6 +214,48 @@ func (g *guard) check(p Proposal) (Proposal, string) {
 		}
 	}
 	return p, ""
+}
+
+// claimTerms is the content terms of text, as termSet, for comparing what
+// two sentences claim: a name (a path, file name, dotted or hyphenated
+// identifier) counts once, as itself, not also as the words the index splits
+// it into. Two sentences about the same file share that file, one thing,
+// not three (`tokenizer.css` is "tokenizer.css", "token" and "css" to the
+// index), and "next.js" and "tokenizer.js" share nothing. A path counts as
+// its file name, so "/tokenizer/tokenizer.css" and "tokenizer.css" agree.
+func claimTerms(text string) map[string]bool {
+	set := map[string]bool{}
+	for _, chunk := range strings.Fields(strings.ToLower(text)) {
+		toks := search.Tokens(chunk)
+		name := ""
+		for _, t := range toks {
+			if strings.ContainsAny(t, nameSeps) {
+				name = t // the last one: a path's file name
+			}
+		}
+		if name != "" {
+			set[name] = true
+			continue
+		}
+		for _, t := range toks {
+			set[t] = true
+		}
+	}
+	return set
+}
+
+// nameSeps are the characters only a name's term holds (search.Tokens
+// splits words at them and keeps the joined name as an entity term).
+const nameSeps = "-_./:#@\\"
+
+// badBasis reports whether line n, cited by p, is a statement the session
+// overturned or never confirmed. The developer's own line is not, for a
+// proposal of what they stated: a decision said in the same breath as a
+// guess stands on the decision (what restates the guess is still caught
+// sentence by sentence).
+func (g *guard) badBasis(n int, p Proposal) bool {
+	b, bad := g.bad[n]
+	return bad && !(b.role == RoleUser && p.Basis == BasisStated)
 }
 
 // fate says what became of the statement on line n.

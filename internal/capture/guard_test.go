@@ -59,12 +59,45 @@ func TestGuard(t *testing.T) {
 	)
 	convention := Proposal{Name: "Prices are stored as integer cents", Class: "rule", Body: "Store prices as integer cents, the convention."}
 	staleCache := Proposal{Name: "Price cache keeps stale prices", Class: "gotcha", Body: "The price cache keeps entries for a day, so stale prices show."}
+	// A wrong fix about a file, and the truth about the same file: they
+	// share the file's name, which is one thing, not a restatement.
+	paths := session(
+		"user: the page loads without its styles",
+		"assistant: The links (`site.css`, `site.js`), which should work, resolve from the wrong base; a `./` prefix should fix it.",
+		"user: no, that's not it, still unstyled",
+		"assistant: Found it: the URL lost its trailing slash, so the browser asks for /site.css, which the server answers with its HTML 404 page.",
+	)
+	slash := Proposal{Name: "Site styles need the trailing slash", Class: "gotcha",
+		Body: "With no trailing slash, `./site.css` resolves to `/site.css`. The server answers that with its HTML 404 page.", Lines: LineRefs{4}}
+	resting := truth
+	resting.Lines = LineRefs{7, 8}
+	// A developer's guess and decision in one breath.
+	decided := session(
+		"user: the cache is probably why the report is slow; either way we drop the report cache, decided",
+		"assistant: Dropped the report cache.",
+	)
+	decision := Proposal{Name: "No report cache", Class: "decision", Basis: BasisStated, Body: "The report has no cache: the developer decided to drop it.", Lines: LineRefs{1}}
+	// A guess whose line repeats, as its reason, what was measured before.
+	guessed := session(
+		"user: the signup page got slower this week",
+		"tool: Bash pnpm build",
+		"out: /signup 52 kB 148 kB",
+		"assistant: The new date picker adds 40 kB of client script to the signup page (108 → 148 kB).",
+		"assistant: Suspect, not proven: the date picker. It adds 40 kB of client script to the signup page, and the script runs on load.",
+		"user: park it",
+	)
+	measured := Proposal{Name: "Date picker weighs 40 kB", Class: "fact",
+		Body: "The date picker adds 40 kB of client script to the signup page.", Lines: LineRefs{3, 4}}
 	tests := []struct {
 		name   string
 		in     Input
 		p      Proposal
 		reason string // "" for kept
 	}{
+		{"what was measured before a guess repeated it", Input{Session: &Session{Lines: guessed, Arcs: FindArcs(guessed)}}, measured, ""},
+		{"the truth about the file a wrong fix named", Input{Session: &Session{Lines: paths, Arcs: FindArcs(paths)}}, slash, ""},
+		{"resting on an unconfirmed hypothesis beside a kept line", guardInput(), resting, "rests on L8, a hypothesis the session never confirmed"},
+		{"the developer's decision stated beside a guess", Input{Session: &Session{Lines: decided, Arcs: FindArcs(decided)}}, decision, ""},
 		{"what a rejected turn did that the session kept", Input{Session: &Session{Lines: kept, Arcs: FindArcs(kept)}}, convention, ""},
 		{"what the rejected turn claimed", Input{Session: &Session{Lines: kept, Arcs: FindArcs(kept)}}, staleCache, "restates L1"},
 		{"the final truth, with the refutation as a negative", guardInput(), truth, ""},
@@ -141,5 +174,27 @@ func TestLineRefs(t *testing.T) {
 	var r LineRefs
 	if err := json.Unmarshal([]byte(`"L3"`), &r); err == nil {
 		t.Error("a string for lines: want an error")
+	}
+}
+
+func TestClaimTerms(t *testing.T) {
+	tests := []struct{ a, b, shared string }{
+		{"`tokenizer.css` loads", "tokenizer.css, tokenizer.js", "tokenizer.css"},
+		{"see shop/checkout/tax.py", "tax.py rounds", "tax.py"},
+		{"Next.js returns HTML", "tokenizer.js fails", ""},
+		{"the refunds were skipped", "refund skipping", "refund skip"},
+	}
+	for _, tt := range tests {
+		a, b := claimTerms(tt.a), claimTerms(tt.b)
+		var got []string
+		for x := range a {
+			if b[x] {
+				got = append(got, x)
+			}
+		}
+		slices.Sort(got)
+		if s := strings.Join(got, " "); s != tt.shared {
+			t.Errorf("%q and %q share %q, want %q", tt.a, tt.b, s, tt.shared)
+		}
 	}
 }
