@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/internal/class"
-	"github.com/mem-dev/mem/internal/layout"
+	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/class"
+	"github.com/mem-dev/mem/internal/layout"
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -252,4 +255,66 @@ func (r *Repo) load(slug string) (string, *mdparse.Memory, error) {
 		return "", nil, err
 	}
 	return rel, m, nil
+}
+
+// CommitEdits commits memory files that were edited in place (an agent's
+// Edit or Write of the file, which Claude Code makes without mem): each
+// changed file as its own commit "mem: edit <slug>", under mem's rules,
+// store paths only and the user's staged work untouched. paths are
+// absolute or relative to the work tree; a path outside the store, or a
+// file that is not markdown, is refused. A file that looks like it holds a
+// credential is not committed: the error says so and names it, and the
+// other files are committed all the same. Unchanged files commit nothing.
+func (r *Repo) CommitEdits(ctx context.Context, paths []string) ([]Written, error) {
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var out []Written
+	var errs []error
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.Place.WorkTree, p)
+		}
+		rel, err := filepath.Rel(r.Place.Store, filepath.Clean(p))
+		if err != nil || !locate.Within(r.Place.Store, filepath.Clean(p)) || rel == "." {
+			errs = append(errs, fmt.Errorf("%s is not in the store %s", p, r.Place.Rel(r.Place.Store)))
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if path.Ext(rel) != ".md" {
+			errs = append(errs, fmt.Errorf("%s is not a memory file", r.Place.Rel(p)))
+			continue
+		}
+		data, err := r.files.ReadFile(rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // gone since: nothing to commit
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := secrets.Check(r.Place.Rel(p), string(data)); err != nil {
+			errs = append(errs, fmt.Errorf("not committed: %w", err))
+			continue
+		}
+		slug := strings.TrimSuffix(rel, ".md")
+		if path.Base(slug) != "MEMORY" {
+			slug = path.Base(slug)
+		}
+		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: data}}, gitstore.CommitInfo{Action: "edit", Slug: slug})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if res.Skipped == gitstore.SkipNoChange {
+			continue
+		}
+		out = append(out, Written{Slug: slug, Path: r.Place.Rel(p), Result: res})
+	}
+	if len(out) > 0 {
+		r.refreshLocked()
+	}
+	return out, errors.Join(errs...)
 }

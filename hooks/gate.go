@@ -206,6 +206,16 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 		res = st.check(place)
 		res.Found = obs.found
 	}
+	if len(st.StoreEdits) > 0 && commitEdits != nil {
+		// The agent edited memory files in place: commit them under mem's
+		// rules before the session can end, at every stop that follows
+		// such an edit. A failure is logged and not retried (the file stays
+		// as the agent left it, uncommitted, for the person to see).
+		if err := commitEdits(place, st.StoreEdits); err != nil {
+			res.Note = strings.TrimSpace(res.Note + " " + err.Error())
+		}
+		st.StoreEdits = nil
+	}
 	st.Version = gateStateVersion
 	st.Updated = now.UTC()
 	if err := writeGateState(dir, statePath, &st); err != nil {
@@ -245,6 +255,9 @@ type gateState struct {
 	Blocked    bool       `json:"blocked"`
 	Resync     bool       `json:"resync,omitempty"` // Offset may fall inside a line (after a pass-over)
 	Window     gateWindow `json:"window"`
+	// StoreEdits are files of the project's store the agent edited in
+	// place since the last stop, for the stop to commit.
+	StoreEdits []string `json:"store_edits,omitempty"`
 	Updated    time.Time  `json:"updated"`
 }
 
@@ -393,6 +406,9 @@ func (o *gateObserver) observe(e transcript.Entry) error {
 			p := o.abs(u.FilePath)
 			if o.inStore(p) {
 				o.st.Window.Stored = true
+				if locate.Within(o.place.Store, p) && !slices.Contains(o.st.StoreEdits, p) && len(o.st.StoreEdits) < gateMaxEditedKept {
+					o.st.StoreEdits = append(o.st.StoreEdits, p)
+				}
 			} else {
 				o.st.Window.addEdit(p)
 			}

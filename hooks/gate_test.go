@@ -3,12 +3,14 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -958,5 +960,60 @@ func TestGateOnce(t *testing.T) {
 	st, _, err := loadGateState(filepath.Join(place.CacheDir(), "gate", "s1.json"))
 	if err != nil || st.Blocked {
 		t.Fatalf("state after the retry %+v %v: the retry's stop was not handled", st, err)
+	}
+}
+
+func init() {
+	// The hooks' tests have no mem binary to commit edits with; the one
+	// test of it watches the calls.
+	commitEdits = func(locate.Place, []string) error { return nil }
+}
+
+// TestGateCommitsEdits: memory files the agent edited in place are handed
+// to the committer at the next stop, once, and only the project store's
+// (the personal stores are not in git); a failure is logged.
+func TestGateCommitsEdits(t *testing.T) {
+	work, place := gateRepo(t)
+	var calls [][]string
+	fail := false
+	defer func(f func(locate.Place, []string) error) { commitEdits = f }(commitEdits)
+	commitEdits = func(p locate.Place, paths []string) error {
+		calls = append(calls, paths)
+		if fail {
+			return errors.New("commit edited memories: boom")
+		}
+		return nil
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	x := &gateTx{work: work}
+	memory := filepath.Join(place.Store, "vat.md")
+	x.edit(memory)
+	x.edit("a.go")
+	x.write(memory)
+	x.say("done")
+	stop := func() {
+		t.Helper()
+		if err := os.WriteFile(path, x.b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		in := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"stop_hook_active":false}`, path, work)
+		Gate(strings.NewReader(in), io.Discard, gateNow, nil)
+	}
+	stop()
+	if len(calls) != 1 || !slices.Equal(calls[0], []string{memory}) {
+		t.Fatalf("committer calls %q, want one with %s", calls, memory)
+	}
+	x.say("nothing new")
+	stop()
+	if len(calls) != 1 {
+		t.Fatalf("a stop without new memory edits committed again: %q", calls)
+	}
+	fail = true
+	x.edit(memory)
+	x.say("again")
+	stop()
+	b, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+	if len(calls) != 2 || !bytes.Contains(b, []byte("commit edited memories: boom")) {
+		t.Fatalf("calls %q, hook.log %q: want the failure logged", calls, b)
 	}
 }

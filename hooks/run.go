@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -82,3 +83,24 @@ func refreshWithMem(place locate.Place) error {
 // ExitBusy is `mem index --no-wait`'s status when the store's lock is held
 // (EX_TEMPFAIL): the lean hook reads it as "answer from the cache as it is".
 const ExitBusy = 75
+
+// commitEdits commits the memory files an agent edited in place (the
+// gate's StoreEdits). A variable so that the hooks' tests, which have no
+// mem binary, can watch it.
+var commitEdits = commitWithMem
+
+// EditsWait bounds how long the gate waits for `mem hook edits`.
+const EditsWait = 3 * time.Second
+
+// commitWithMem runs `mem hook edits` with the files, and waits for it.
+func commitWithMem(place locate.Place, paths []string) error {
+	bin := memBinary()
+	args := append([]string{"--store", place.Store, "-C", place.WorkTree, "hook", "edits", "--"}, paths...)
+	ctx, cancel := context.WithTimeout(context.Background(), EditsWait)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("commit edited memories: %s: %v: %s", bin, err, bytes.TrimSpace(out))
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -18,6 +19,7 @@ type hookCmd struct {
 	Gate     gateCmd             `cmd:"" help:"Stop: block when files were edited and nothing was stored."`
 	PostTool hookPostToolCmd     `cmd:"" name:"post-tool" help:"PostToolUse on Edit|Write|MultiEdit: mark the index stale."`
 	Session  hookSessionStartCmd `cmd:"" name:"session-start" help:"SessionStart: the profile and one line of store health."`
+	Edits    hookEditsCmd        `cmd:"" help:"Commit memory files an agent edited in place (the Stop hook runs it), one commit each: mem: edit SLUG."`
 }
 
 type hookPromptCmd struct{}
@@ -97,4 +99,23 @@ func (hookSessionStartCmd) Run(e *env) error {
 	}
 	e.stdout.Write(hooks.ContextJSON("SessionStart", line))
 	return nil
+}
+
+type hookEditsCmd struct {
+	Files []string `arg:"" help:"The edited memory files." type:"path"`
+}
+
+// Run commits the files the gate saw the agent edit. Unlike the hooks it
+// reports its errors: the gate logs them.
+func (c hookEditsCmd) Run(e *env) error {
+	r, err := e.open()
+	if err != nil {
+		return err
+	}
+	written, err := r.CommitEdits(e.ctx, c.Files)
+	for _, w := range written {
+		reportResult(e, w.Result)
+		fmt.Fprintln(e.stdout, "mem: edit "+w.Slug)
+	}
+	return err
 }

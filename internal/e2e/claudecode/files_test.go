@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// An Edit of a memory file (Read first, as Claude Code requires) is what the
-// next prompt's injection shows.
+// An Edit of a memory file (Read first, as Claude Code requires) is
+// committed at the Stop as mem: edit SLUG, and is what the next prompt's
+// injection shows.
 func TestEditMemory(t *testing.T) {
 	w := newWorld(t)
 	w.storeVAT()
@@ -27,6 +28,13 @@ func TestEditMemory(t *testing.T) {
 	))
 	if !strings.Contains(w.read(".claude/agent-memory/spanish-vat-rounds-per-line.md"), "Gift cards carry no VAT") {
 		t.Fatal("the Edit did not reach the memory file")
+	}
+	// The Stop hook committed the edit, as mem commits its own writes.
+	if got := strings.TrimSpace(w.git("log", "-1", "--format=%s")); got != "mem: edit spanish-vat-rounds-per-line" {
+		t.Fatalf("last commit %q, want the edit's (%s)", got, w.hookLog())
+	}
+	if st := strings.TrimSpace(w.git("status", "--porcelain", "--", ".claude/agent-memory")); st != "" {
+		t.Fatalf("the store after the session: %q, want it committed", st)
 	}
 
 	s := w.claude(".", "do gift cards change the spanish VAT rounding at checkout?", steps(say("No.")))
