@@ -257,8 +257,8 @@ type gateState struct {
 	Window     gateWindow `json:"window"`
 	// StoreEdits are files of the project's store the agent edited in
 	// place since the last stop, for the stop to commit.
-	StoreEdits []string `json:"store_edits,omitempty"`
-	Updated    time.Time  `json:"updated"`
+	StoreEdits []string  `json:"store_edits,omitempty"`
+	Updated    time.Time `json:"updated"`
 }
 
 // gateWindow accumulates what happened since the last check.
