@@ -122,8 +122,8 @@ func Plan(o Options) ([]Change, error) {
 
 // PlanUninstall returns the changes that take out what install added. Work
 // inside the repository is removed whichever agents it was installed for;
-// the per-user Kimi file only when kimi is among o.Agents, since other
-// projects may share it.
+// the per-user Kimi and Codex files only when kimi or codex is among
+// o.Agents, since other projects may share them.
 func PlanUninstall(o Options) ([]Change, error) {
 	pl, err := newPlanner(o, false)
 	if err != nil {
@@ -192,7 +192,7 @@ func newPlanner(o Options, install bool) (*planner, error) {
 	if len(pl.agents) == 0 {
 		pl.agents = []string{Claude}
 	}
-	if pl.o.Home == "" && slices.Contains(o.Agents, Kimi) {
+	if pl.o.Home == "" && (slices.Contains(o.Agents, Kimi) || slices.Contains(o.Agents, Codex)) {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return nil, fmt.Errorf("install: find home directory: %w", err)

@@ -598,14 +598,25 @@ func TestCodexTOML(t *testing.T) {
 	orig := "model = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"" // no final newline
 	writeFile(t, e.path(".codex/config.toml"), orig, 0o644)
 	e.apply(t, Plan, o)
-	want := orig + "\n# >>> mem: MCP server for Codex (mem uninstall removes this block)\n[mcp_servers.mem]\ncommand = " +
-		tomlString(o.Mem) + "\nargs = [\"mcp\"]\n# <<< mem\n"
-	if got := readFile(t, e.path(".codex/config.toml")); got != want {
+	block := func(mem string) string {
+		return "# >>> mem: MCP server for Codex (mem uninstall removes this block)\n[mcp_servers.mem]\ncommand = " +
+			tomlString(mem) + "\nargs = [\"mcp\"]\n# <<< mem\n"
+	}
+	// The project's file, shared, names the bare mem; the user's, which
+	// Codex reads in untrusted projects too, this machine's binary.
+	if got, want := readFile(t, e.path(".codex/config.toml")), orig+"\n"+block("mem"); got != want {
 		t.Errorf("config.toml =\n%s\nwant\n%s", got, want)
+	}
+	user := filepath.Join(e.home, ".codex", "config.toml")
+	if got, want := readFile(t, user), block(o.Mem); got != want {
+		t.Errorf("~/.codex/config.toml =\n%s\nwant\n%s", got, want)
 	}
 	e.apply(t, PlanUninstall, o)
 	if got := readFile(t, e.path(".codex/config.toml")); got != orig {
 		t.Errorf("after uninstall %q, want %q", got, orig)
+	}
+	if _, err := os.Stat(user); err == nil {
+		t.Errorf("uninstall --agents codex left %s", user)
 	}
 
 	writeFile(t, e.path(".codex/config.toml"), "[mcp_servers.mem]\ncommand = \"other\"\n", 0o644)

@@ -2,8 +2,10 @@ package install
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -149,17 +151,44 @@ func (m mcpJSON) unplan(pl *planner) error {
 }
 
 // Codex keeps MCP servers in TOML; mem appends a marked block and leaves the
-// rest of the file as it is.
+// rest of the file as it is. Codex reads a project's .codex/config.toml only
+// once the person has trusted the project (measured with codex-cli 0.169.0:
+// `codex mcp list` in an untrusted project says "No MCP servers configured
+// yet"), and its users add servers with `codex mcp add`, which writes the
+// user's $CODEX_HOME/config.toml (default ~/.codex). So mem writes both: the
+// project's file, shared, for teammates who trust the project, and the
+// user's, which Codex reads in every project (mem mcp finds the store from
+// the directory Codex starts it in).
 
 var codexMarkers = hashMarkers("MCP server for Codex")
 
 func codexPath(o Options) string { return filepath.Join(o.Place.WorkTree, ".codex", "config.toml") }
 
+// codexUserPath is the user's Codex config, "" when the home is unknown.
+func codexUserPath(o Options) string {
+	if dir := os.Getenv("CODEX_HOME"); dir != "" {
+		return filepath.Join(dir, "config.toml")
+	}
+	if o.Home == "" {
+		return ""
+	}
+	return filepath.Join(o.Home, ".codex", "config.toml")
+}
+
 // codexMemTable finds a [mcp_servers.mem] table header.
 var codexMemTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("mem"|'mem'|mem)[ \t]*\]`)
 
 func planCodex(pl *planner) error {
-	path := codexPath(pl.o)
+	if err := planCodexFile(pl, codexPath(pl.o), sharedMem, "add mem's MCP server for codex (read once the project is trusted)"); err != nil {
+		return err
+	}
+	if user := codexUserPath(pl.o); user != "" {
+		return planCodexFile(pl, user, pl.o.Mem, "add mem's MCP server to your Codex config (Codex reads it in every project)")
+	}
+	return nil
+}
+
+func planCodexFile(pl *planner, path, mem, why string) error {
 	src, _, err := pl.read(path)
 	if err != nil {
 		return err
@@ -171,16 +200,24 @@ func planCodex(pl *planner) error {
 	if codexMemTable.Match(rest) {
 		return fmt.Errorf("%s: [mcp_servers.mem] is already there and mem did not write it; remove it, then install again", path)
 	}
-	body := "[mcp_servers.mem]\ncommand = " + tomlString(pl.o.Mem) + "\nargs = [\"mcp\"]\n"
+	body := "[mcp_servers.mem]\ncommand = " + tomlString(mem) + "\nargs = [\"mcp\"]\n"
 	out, err := codexMarkers.upsert(src, body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return pl.write(path, out, 0o644, "add mem's MCP server for codex")
+	return pl.write(path, out, 0o644, why)
 }
 
+// unplanCodex takes the block out of the project's file, and out of the
+// user's when codex is named (other projects may rely on it).
 func unplanCodex(pl *planner) error {
-	return unplanBlock(pl, codexPath(pl.o), codexMarkers, "remove mem's MCP server for codex")
+	if err := unplanBlock(pl, codexPath(pl.o), codexMarkers, "remove mem's MCP server for codex"); err != nil {
+		return err
+	}
+	if user := codexUserPath(pl.o); user != "" && slices.Contains(pl.o.Agents, Codex) {
+		return unplanBlock(pl, user, codexMarkers, "remove mem's MCP server from your Codex config")
+	}
+	return nil
 }
 
 // tomlString quotes s as a TOML basic string.

@@ -1,0 +1,7 @@
+// Package agents holds end-to-end tests of mem with the other agents' real
+// clients, OpenCode (npm opencode-ai) and Codex (npm @openai/codex): after
+// `mem install --agents opencode,codex` in a temporary repository, each
+// client's own `mcp list` must find mem's MCP server where its users
+// configure servers, and OpenCode's must connect to it. A test skips,
+// saying why, when its client is not on PATH; .ci/run installs both.
+package agents
