@@ -77,16 +77,36 @@ EOF
 
 # make_repo N DIR: a fresh git repository at DIR whose store
 # .claude/agent-memory holds N generated memories, committed once, with the
-# search cache built by `mem index`.
+# search cache built by `mem index`. Each memory gets seven aliases of five
+# to eight words drawn from its own body, as `mem enrich` gives every
+# memory (ALIASES=0 leaves them out).
 make_repo() {
   local n=$1 dir=$2
   mkdir -p "$dir/.claude"
   git -C "$dir" init -q
   python3 "$SHARED/bench/gencorpus.py" "$SHARED/external/memory-files" "$dir/.claude/agent-memory" "$n" >/dev/null
+  if [ "${ALIASES:-1}" = 1 ]; then add_aliases "$dir/.claude/agent-memory"; fi
   printf '# bench repo\n' >"$dir/README.md"
   git -C "$dir" add -A
   git -C "$dir" -c commit.gpgsign=false commit -qm "corpus of $n memories"
   "$MEM" -C "$dir" index --quiet
+}
+
+# add_aliases DIR gives every generated memory in DIR an aliases line of
+# seven phrases drawn from its body (deterministically).
+add_aliases() {
+  python3 - "$1" <<'PY'
+import os, random, re, sys
+d = sys.argv[1]
+for name in sorted(os.listdir(d)):
+    p = os.path.join(d, name)
+    text = open(p, encoding="utf-8").read()
+    head, sep, body = text.partition("\n---\n")
+    words = re.findall(r"[a-z][a-z0-9_]{2,20}", body.lower()) or ["memory"]
+    rnd = random.Random(name)
+    phrases = [" ".join(rnd.choice(words) for _ in range(rnd.randint(5, 8))) for _ in range(7)]
+    open(p, "w", encoding="utf-8").write(head + "\naliases: [" + ", ".join(phrases) + "]" + sep + body)
+PY
 }
 
 # mtime_ns PATH prints the modification time in nanoseconds.
