@@ -60,18 +60,19 @@ func (m metrics) String() string {
 }
 
 // TestTuneSweep varies one ranking constant at a time and, for each value,
-// calibrates the threshold on the battery and prints the best outcome.
+// prints how the dev battery does at the shipped threshold and at the one
+// calibrated for it, on the store as found and enriched.
 func TestTuneSweep(t *testing.T) {
 	if !*tune {
 		t.Skip("diagnostics: run with -tune")
 	}
 	ix, cases := devIndex(t)
-	base := defaults
-	t.Log("defaults:", calibrate(ix, cases, &base))
-	for _, v := range sweeps {
-		p := base
+	en := Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
+	for _, v := range append([]sweep{{"defaults", func(*params) {}}}, sweeps...) {
+		p := defaults
 		v.set(&p)
-		t.Logf("%-24s %s", v.name, calibrate(ix, cases, &p))
+		t.Logf("%-24s found    %s | cal %s", v.name, measure(ix, cases, &p), calibrate(ix, cases, &p))
+		t.Logf("%-24s enriched %s | cal %s", "", measure(en, cases, &p), calibrate(en, cases, &p))
 	}
 }
 
@@ -81,6 +82,8 @@ type sweep struct {
 }
 
 var sweeps = []sweep{
+	{"alone=1", func(p *params) { p.alone = 1 }},
+	{"alone=0.3", func(p *params) { p.alone = 0.3 }},
 	{"k1=1.2", func(p *params) { p.k1 = 1.2 }},
 	{"topTerms=1000", func(p *params) { p.topTerms = 1000 }},
 	{"evidence=0", func(p *params) { p.evidence = 0 }},

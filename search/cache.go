@@ -18,7 +18,7 @@ var (
 
 const (
 	magic   = "memindex"
-	version = 4
+	version = 5
 )
 
 // Sections, in file order.

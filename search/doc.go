@@ -41,16 +41,23 @@
 //
 // # Ranking
 //
-// BM25F over the fields name, description, aliases, tags and body. A
-// document's score is normalised by the query's best possible score (the
+// BM25F over the fields name, description, aliases, tags and body. An
+// alias is a phrase: a word of the prompt counts fully in an alias that
+// also holds another of the prompt's words, and half in one it meets
+// alone (one shared word of a phrase is weak evidence, and a rare one
+// would outweigh the memory the prompt is about). A memory whose name,
+// description and tags meet none of the prompt's words (or their
+// synonyms) is not a candidate, whatever its body or aliases match; a
+// section of a MEMORY.md, which has no description, is judged by its body.
+// A document's score is normalised by the query's best possible score (the
 // idf mass of its three best terms, synonyms left out, plus a constant that
 // short queries must make up for, and a fifth of the mass of a long
 // prompt's own terms beyond its twelve best; terms the store never uses add
 // a little in a small store and nothing in a large one, see Small stores in
 // TUNING.md), scaled by coverage (0.9 + 0.1 × the share of the prompt's own idf
-// mass that the memory's name, description, aliases and tags contain: a
-// memory is about what its summary says), then multiplied by a mild
-// importance factor, a recency decay for
+// mass that the memory's name, description and tags contain: a memory is
+// about what its summary says; aliases say what it is found by, so they
+// are left out), then multiplied by a mild importance factor, a recency decay for
 // classes that decay (half-life 150 days; rules and preferences never decay)
 // and a penalty for superseded memories. Nothing is returned unless the best
 // score reaches DefaultThreshold, a single constant calibrated on the
@@ -114,8 +121,10 @@
 //	          postings offset u32, postings length u32, postings checksum u32}
 //	strs     the term bytes the dictionary points into
 //	post     per term, per document in increasing id order: uvarint id delta
-//	         (the first is the id), a field mask byte, then one term-frequency
-//	         byte (capped at 255) for each field set in the mask
+//	         (the first is the id), a field mask byte, then one byte for each
+//	         field set in the mask: the term's frequency (capped at 255), or
+//	         for aliases a bit per alias that holds the term (the eighth and
+//	         later aliases share the last bit)
 //	norms    one 18-byte record per document: field lengths u16 × 5,
 //	         importance u8, class u8 (see classNames), flags u8
 //	         (1 = superseded), reserved u8, modified u32 (days since 1970)

@@ -179,8 +179,21 @@ func (b *builder) add(d *Doc) {
 	}
 	add(fieldName, d.Name)
 	add(fieldDesc, d.Description)
-	for _, a := range d.Aliases {
-		add(fieldAliases, a)
+	// An alias is a phrase: its postings say which aliases hold the term
+	// (a bit each, the eighth and later sharing the last bit), so that a
+	// query can tell a phrase it meets in two words from a word it meets
+	// alone. The term's frequency there is the number of bits set.
+	for i, a := range d.Aliases {
+		bit := byte(1) << min(i, 7)
+		tokenizeCached(a, b.cache, nil, func(t token) {
+			counts[fieldAliases]++
+			c := b.local[t.term]
+			if c == nil {
+				c = new([numFields]byte)
+				b.local[t.term] = c
+			}
+			c[fieldAliases] |= bit
+		})
 	}
 	for _, t := range d.Tags {
 		add(fieldTags, t)

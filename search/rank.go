@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"time"
@@ -56,7 +57,8 @@ type params struct {
 	previous   float64 // query weight of terms from the previous turn
 	expand     float64 // query weight of thesaurus expansions, relative to the term expanded
 	join       float64 // query weight of two prompt words joined into one the store has
-	cover      float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description, aliases and tags cover
+	cover      float64 // share of a document's score that depends on how much of the prompt's idf mass its name, description and tags cover
+	alone      float64 // what an alias counts for a word when the alias holds no other word of the prompt, as a share of a full match
 	longAfter  int     // a prompt with more terms than this is long: a paste or a brief, not a question
 	longShare  float64 // share of the mass of a long prompt's terms after its longAfter best that the best possible score counts
 	unseen     float64 // share of the largest idf that each prompt word the store never uses adds to the best possible score, in a store of no memories
@@ -80,6 +82,7 @@ var defaults = params{
 	expand:     0.7,
 	join:       0.7,
 	cover:      0.1,
+	alone:      0.5,
 	longAfter:  12,
 	longShare:  0.2,
 	unseen:     0.1,
@@ -176,22 +179,22 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	// Scores accumulate in float32: at 10,000 memories each array a search
 	// writes is pages the hook faults in, and ranking needs no more digits.
 	scores := make([]float32, ix.nDocs)
-	var cov []float32
-	if p.cover > 0 {
-		cov = make([]float32, ix.nDocs)
-	}
+	cov := make([]float32, ix.nDocs)
 	touched := make([]bool, ix.nDocs)
-	ix.accumulate(stats, scores, cov, touched, p)
+	phrases := ix.phrases(stats, p)
+	ix.accumulate(stats, phrases, scores, cov, touched, p)
 	// The previous turn refines, never creates: a memory that none of the
 	// prompt's own words (or their synonyms) reach gets nothing from it.
+	// A memory is about what its name, description and tags say: one whose
+	// summary meets none of the prompt's words is not a candidate, however
+	// its body or aliases match (a section of a MEMORY.md, which has no
+	// description, is judged by its body).
 	for doc, ok := range touched {
-		if !ok {
+		if !ok || cov[doc] == 0 && ix.hasSummary(doc) {
 			scores[doc] = 0
 		}
 	}
-	if cov != nil {
-		ix.applyCoverage(stats, scores, cov, p)
-	}
+	ix.applyCoverage(stats, scores, cov, p)
 
 	// The query's best possible score: the mass of its best terms, and a
 	// share of the mass of a long prompt's own terms beyond its longAfter
@@ -301,14 +304,15 @@ func capTerms(stats []termStat) []termStat {
 }
 
 // accumulate adds each term's BM25F contribution to scores, and to cov
-// (when not nil) the idf mass of the prompt's terms that a document's
-// summary fields contain. A term and its thesaurus expansions form a group:
+// the idf mass of the prompt's terms that a document's summary fields
+// (name, description, tags) contain. phrases says which aliases of each
+// document are met in two words or more (see phrases). A term and its thesaurus expansions form a group:
 // a document gets the best of the group's contributions, not their sum, so
 // a synonym stands in for a word and never counts as extra evidence. Groups
 // are gathered one at a time in one scratch array, reset through the list
 // of documents they reached: a store of 10,000 memories would otherwise
 // allocate and page in a score array per group on every prompt.
-func (ix *Index) accumulate(stats []termStat, scores, cov []float32, touched []bool, p *params) {
+func (ix *Index) accumulate(stats []termStat, phrases []uint8, scores, cov []float32, touched []bool, p *params) {
 	var order []int
 	var members map[int][]int
 	for i, st := range stats {
@@ -322,9 +326,9 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float32, touched []b
 			members[st.group] = append(members[st.group], i)
 			continue
 		}
-		ix.contributions(st, touched, p, func(doc int, s float64, summary bool) {
+		ix.contributions(st, phrases, touched, p, func(doc int, s float64, summary bool) {
 			scores[doc] += float32(s)
-			if cov != nil && summary && st.prompt {
+			if summary && st.prompt {
 				cov[doc] += float32(st.weight * st.idf)
 			}
 		})
@@ -333,20 +337,17 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float32, touched []b
 		return
 	}
 	best := make([]float32, ix.nDocs)
-	var bestCov []float32
-	if cov != nil {
-		bestCov = make([]float32, ix.nDocs)
-	}
+	bestCov := make([]float32, ix.nDocs)
 	reached := make([]int32, 0, ix.nDocs) // a large buffer's untouched pages cost nothing
 	for _, g := range order {
 		for _, i := range members[g] {
 			st := stats[i]
-			ix.contributions(st, touched, p, func(doc int, s float64, summary bool) {
+			ix.contributions(st, phrases, touched, p, func(doc int, s float64, summary bool) {
 				if best[doc] == 0 {
 					reached = append(reached, int32(doc))
 				}
 				best[doc] = max(best[doc], float32(s))
-				if bestCov != nil && summary && st.prompt {
+				if summary && st.prompt {
 					bestCov[doc] = max(bestCov[doc], float32(st.weight*st.idf))
 				}
 			})
@@ -354,10 +355,8 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float32, touched []b
 		for _, doc := range reached {
 			scores[doc] += best[doc]
 			best[doc] = 0
-			if bestCov != nil {
-				cov[doc] += bestCov[doc]
-				bestCov[doc] = 0
-			}
+			cov[doc] += bestCov[doc]
+			bestCov[doc] = 0
 		}
 		reached = reached[:0]
 	}
@@ -365,9 +364,12 @@ func (ix *Index) accumulate(stats []termStat, scores, cov []float32, touched []b
 
 // contributions calls fn with the BM25F contribution of one query term to
 // each document it occurs in, and whether it occurs in the document's
-// summary (name, description, aliases or tags). It marks the documents
-// that a term of the prompt itself reaches.
-func (ix *Index) contributions(st termStat, touched []bool, p *params, fn func(doc int, s float64, summary bool)) {
+// summary (name, description or tags). It marks the documents that a term
+// of the prompt itself reaches. An alias that holds the term counts fully
+// when phrases says it meets another of the prompt's words, and p.alone of
+// that otherwise: one shared word of a phrase is weak evidence, and a rare
+// one ("actual", "touch") would outweigh the memory the prompt is about.
+func (ix *Index) contributions(st termStat, phrases []uint8, touched []bool, p *params, fn func(doc int, s float64, summary bool)) {
 	post, ok := ix.postings(st.entry)
 	if !ok {
 		return
@@ -384,16 +386,26 @@ func (ix *Index) contributions(st termStat, touched []bool, p *params, fn func(d
 				continue
 			}
 			l := float64(uint16(n[2*f]) | uint16(n[2*f+1])<<8)
-			t += p.weight[f] * float64(tf[f]) / (1 - p.b[f] + p.b[f]*l/ix.avgLen[f])
+			c := float64(tf[f])
+			if f == fieldAliases {
+				c = float64(bits.OnesCount8(tf[f]))
+				if phrases != nil {
+					met := bits.OnesCount8(tf[f] & phrases[doc])
+					c = float64(met) + p.alone*(c-float64(met))
+				}
+			}
+			t += p.weight[f] * c / (1 - p.b[f] + p.b[f]*l/ix.avgLen[f])
 		}
-		fn(doc, w*t/(p.k1+t), tf[fieldName] > 0 || tf[fieldDesc] > 0 || tf[fieldAliases] > 0 || tf[fieldTags] > 0)
+		fn(doc, w*t/(p.k1+t), tf[fieldName] > 0 || tf[fieldDesc] > 0 || tf[fieldTags] > 0)
 	})
 }
 
 // applyCoverage scales each document's score by the share of the prompt's
-// idf mass that its name, description, aliases and tags cover: a memory is
-// about what its summary says, and a prompt whose rare words only meet a
-// memory's body is less likely to be about it.
+// idf mass that its name, description and tags cover: a memory is about
+// what its summary says, and a prompt whose rare words only meet a
+// memory's body or aliases is less likely to be about it. Aliases are left
+// out: they are written to match prompts, so they say what a memory is
+// found by, not what it is about.
 func (ix *Index) applyCoverage(stats []termStat, scores, cov []float32, p *params) {
 	var den float64
 	for _, st := range stats {
@@ -475,4 +487,63 @@ func result(d Doc, score float64) Result {
 		r.Labels = append(r.Labels, "unverified: "+u)
 	}
 	return r
+}
+
+// phrases returns, for each document, the aliases (as bits, see Build) that
+// hold two or more of the prompt's own words, a word and its synonyms
+// counting once; nil when aliases count fully anyway or the store has none.
+func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
+	if p.alone == 1 || ix.avgLen[fieldAliases] == 0 {
+		return nil
+	}
+	once := make([]uint8, ix.nDocs)  // aliases that hold one word so far
+	twice := make([]uint8, ix.nDocs) // aliases that hold two
+	group := make([]uint8, ix.nDocs) // a group's aliases, per document, while it is gathered
+	var reached []int32
+	fold := func(doc int, m uint8) {
+		twice[doc] |= once[doc] & m
+		once[doc] |= m
+	}
+	done := map[int]bool{}
+	for i, st := range stats {
+		if !st.prompt || st.group > 0 && done[st.group] {
+			continue
+		}
+		members := []termStat{st}
+		if st.group > 0 {
+			done[st.group] = true
+			for _, o := range stats[i+1:] {
+				if o.group == st.group && o.prompt {
+					members = append(members, o)
+				}
+			}
+		}
+		for _, m := range members {
+			post, ok := ix.postings(m.entry)
+			if !ok {
+				continue
+			}
+			ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+				if a := tf[fieldAliases]; a != 0 {
+					if group[doc] == 0 {
+						reached = append(reached, int32(doc))
+					}
+					group[doc] |= a
+				}
+			})
+		}
+		for _, doc := range reached {
+			fold(int(doc), group[doc])
+			group[doc] = 0
+		}
+		reached = reached[:0]
+	}
+	return twice
+}
+
+// hasSummary reports whether document doc has a description: a memory
+// does, a section of a MEMORY.md (its heading for a name) does not.
+func (ix *Index) hasSummary(doc int) bool {
+	n := ix.sec[secNorms][doc*normSize:]
+	return uint16(n[2*fieldDesc])|uint16(n[2*fieldDesc+1])<<8 > 0
 }

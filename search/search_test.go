@@ -349,6 +349,71 @@ func TestSearchFixtures(t *testing.T) {
 	}
 }
 
+// TestAliasesAndSummary: an alias counts fully for a word of the prompt
+// when the prompt meets it in two words or more, half for one word alone;
+// and a memory whose name,
+// description and tags meet none of the prompt's words is not found by its
+// body or aliases alone, except a section of a MEMORY.md, which has no
+// description.
+func TestAliasesAndSummary(t *testing.T) {
+	withAliases := func(d Doc, aliases ...string) Doc { d.Aliases = aliases; return d }
+	// filler is n memories about lunch that also use word.
+	filler := func(n int, word string) []Doc {
+		var docs []Doc
+		for i := range n {
+			docs = append(docs, doc(fmt.Sprintf("filler-%d", i), fmt.Sprintf("Note %d on lunch orders", i), "who orders the team lunch, "+word, "fact", "Order on Thursdays."))
+		}
+		return docs
+	}
+	tests := []struct {
+		name   string
+		docs   []Doc
+		prompt string
+		want   string // first slug with the threshold off; "" = nothing found
+	}{
+		{
+			// Two memories alike but for how their aliases group the same
+			// words: the prompt meets all of one alias of the second, and
+			// the first's words only spread over two aliases, one of them
+			// met by a single word. A tie without the phrase rule; the
+			// first is listed first, so it would win the tie.
+			name: "an alias met as a phrase",
+			docs: append(filler(20, "desk"),
+				withAliases(doc("spread", "Deploy freeze", "No deploys in December", "rule", "Ask Sam."), "actual freeze date", "last day ship"),
+				withAliases(doc("phrase", "Deploy freeze", "No deploys in December", "rule", "Ask Sam."), "actual last day ship", "freeze date")),
+			prompt: "what's the actual last day to deploy",
+			want:   "phrase",
+		},
+		{
+			name: "a body match without a summary match",
+			docs: append(filler(20, "desk"), doc("connect", "Studios are Connect accounts", "Each studio is a Connect Express account", "fact",
+				"Stripe's processing fee is borne by the studio.")),
+			prompt: "who pays the stripe processing fee",
+			want:   "",
+		},
+		{
+			name: "a MEMORY.md section is judged by its body",
+			docs: append(filler(20, "desk"), Doc{Slug: "MEMORY.md#L3", Path: "MEMORY.md", Name: "Payments", Class: "fact", Line: 3,
+				Body: "- Stripe's processing fee is borne by the studio."}),
+			prompt: "who pays the stripe processing fee",
+			want:   "MEMORY.md#L3",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The threshold off: these are about ranking and candidacy.
+			res := Build(tt.docs).Search(ParseQuery(tt.prompt, ""), Options{Now: fixtureNow, All: true})
+			got := ""
+			if len(res) > 0 {
+				got = res[0].Slug
+			}
+			if got != tt.want {
+				t.Errorf("%q: first = %q, want %q (%v)", tt.prompt, got, tt.want, res)
+			}
+		})
+	}
+}
+
 // doc is a memory of a test's own store.
 func doc(slug, name, description, class, body string) Doc {
 	return Doc{Slug: slug, Path: slug + ".md", Name: name, Description: description, Class: class, Body: body}
@@ -426,7 +491,7 @@ func TestSnippet(t *testing.T) {
 		{"a paragraph's sentence", doc("connect", "Studios are Connect accounts", "Each studio is a Connect Express account", "fact",
 			"Member payments are destination charges with the studio as the destination and on its behalf, so the card statement and the emails show the studio's name; "+
 				"our application fee is 1.5% of each charge. Stripe's processing fee is borne by the studio. Payout schedules belong to the studio."),
-			"who pays the stripe processing fee", "Each studio is a Connect Express account\nStripe's processing fee is borne by the studio."},
+			"which studio pays the stripe processing fee", "Each studio is a Connect Express account\nStripe's processing fee is borne by the studio."},
 		{"a line repeating the description is not shown twice", doc("vat", "VAT rounding", "VAT is rounded per order line", "gotcha",
 			"VAT is rounded per order line"),
 			"vat rounded per line", "VAT is rounded per order line"},

@@ -17,17 +17,27 @@ import (
 // people put around a question, and how small stores cut from the dev store
 // do, so that a change is never judged on the dev battery alone.
 func judge(t *testing.T, name string, p params) {
-	ix, cases := devIndex(t)
-	dir := shared.Path("external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
-	unseen := Build(loadStore(t, dir, "project"))
-	u := measure(unseen, loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "application-pipeline.jsonl")), &p)
-	dir = shared.Path("external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
-	unseen2 := Build(loadStore(t, dir, "project"))
-	u2 := measure(unseen2, loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "bga-assistant.jsonl")), &p)
+	_, cases := devIndex(t)
+	dev := shared.Path("eval", "store")
+	pipeline := shared.Path("external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
+	bga := shared.Path("external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
+	ucases := loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "application-pipeline.jsonl"))
+	u2cases := loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "bga-assistant.jsonl"))
 	foreign := foreignPrompts(t)
-	t.Log(fmt.Sprintf("%-22s dev %s | cal %s | unseen h2 %.2f sil %.2f prec %.2f score %d | unseen2 h2 %.2f sil %.2f prec %.2f score %d | foreign silence dev %.2f unseen %.2f unseen2 %.2f",
-		name, measure(ix, cases, &p), calibrate(ix, cases, &p), u.hit2, u.silence, u.precision, u.score,
-		u2.hit2, u2.silence, u2.precision, u2.score, measure(ix, foreign, &p).silence, measure(unseen, foreign, &p).silence, measure(unseen2, foreign, &p).silence))
+	row := func(t *testing.T, label string, load func(dir string) *Index) {
+		ix, unseen, unseen2 := load(dev), load(pipeline), load(bga)
+		u, u2 := measure(unseen, ucases, &p), measure(unseen2, u2cases, &p)
+		t.Log(fmt.Sprintf("%-22s dev %s | cal %s | unseen h2 %.2f sil %.2f prec %.2f score %d | unseen2 h2 %.2f sil %.2f prec %.2f score %d | foreign silence dev %.2f unseen %.2f unseen2 %.2f",
+			label, measure(ix, cases, &p), calibrate(ix, cases, &p), u.hit2, u.silence, u.precision, u.score,
+			u2.hit2, u2.silence, u2.precision, u2.score, measure(ix, foreign, &p).silence, measure(unseen, foreign, &p).silence, measure(unseen2, foreign, &p).silence))
+	}
+	row(t, name, func(dir string) *Index { return Build(loadStore(t, dir, "project")) })
+	// The same stores with the aliases a real model wrote for them. LoCoMo
+	// has no cassette, and the shapes below are of the dev store as found.
+	t.Run("enriched", func(t *testing.T) {
+		row(t, name+", enriched", func(dir string) *Index { return Build(loadStore(t, enrichedStore(t, dir), "project")) })
+	})
+	ix, _ := devIndex(t)
 	t.Logf("%-22s LoCoMo %s", "", measureLocomo(loadLocomo(t), &p))
 	for _, n := range []int{10, 40, 200} {
 		t.Logf("%-22s dev with a %d-line log pasted: %s", "", n, measure(ix, withPastedLog(cases, n), &p))
