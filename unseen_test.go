@@ -37,8 +37,10 @@ func TestUnseenStores(t *testing.T) {
 		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", false, 0.80, 1},
 		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", false, 0.75, 1},
 		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", false, 0.90, 1},
-		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", true, 0.90, 1},
-		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", true, 0.80, 1},
+		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", true, 1, 1},
+		// "run the tests again please and tell me what fails" meets the
+		// memory about tests and gitignored data through an alias.
+		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", true, 0.90, 0.75},
 		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", true, 0.75, 1},
 		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", true, 0.90, 1},
 	} {
