@@ -84,6 +84,7 @@ type sweep struct {
 var sweeps = []sweep{
 	{"alone=1", func(p *params) { p.alone = 1 }},
 	{"alone=0.3", func(p *params) { p.alone = 0.3 }},
+	{"alias weight=2", func(p *params) { p.weight[fieldAliases] = 2 }},
 	{"k1=1.2", func(p *params) { p.k1 = 1.2 }},
 	{"topTerms=1000", func(p *params) { p.topTerms = 1000 }},
 	{"evidence=0", func(p *params) { p.evidence = 0 }},

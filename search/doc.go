@@ -45,10 +45,11 @@
 // alias is a phrase: a word of the prompt counts fully in an alias that
 // also holds another of the prompt's words, and half in one it meets
 // alone (one shared word of a phrase is weak evidence, and a rare one
-// would outweigh the memory the prompt is about). A memory whose name,
-// description and tags meet none of the prompt's words (or their
-// synonyms) is not a candidate, whatever its body or aliases match; a
-// section of a MEMORY.md, which has no description, is judged by its body.
+// would outweigh the memory the prompt is about). A memory is a candidate
+// only when the prompt meets a word (or a synonym) of its name,
+// description or tags, or two words of one of its aliases: a body that
+// shares words with a prompt is not enough. A section of a MEMORY.md,
+// which has no description, is judged by its body.
 // A document's score is normalised by the query's best possible score (the
 // idf mass of its three best terms, synonyms left out, plus a constant that
 // short queries must make up for, and a fifth of the mass of a long

@@ -185,12 +185,13 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	ix.accumulate(stats, phrases, scores, cov, touched, p)
 	// The previous turn refines, never creates: a memory that none of the
 	// prompt's own words (or their synonyms) reach gets nothing from it.
-	// A memory is about what its name, description and tags say: one whose
-	// summary meets none of the prompt's words is not a candidate, however
-	// its body or aliases match (a section of a MEMORY.md, which has no
-	// description, is judged by its body).
+	// A memory is about what its name, description and tags say, and is
+	// found by what its aliases say: one that the prompt meets in neither
+	// (a word of its summary, two words of one alias) is not a candidate,
+	// however its body matches. A section of a MEMORY.md, which has no
+	// description, is judged by its body.
 	for doc, ok := range touched {
-		if !ok || cov[doc] == 0 && ix.hasSummary(doc) {
+		if !ok || cov[doc] == 0 && ix.hasSummary(doc) && (phrases == nil || phrases[doc] == 0) {
 			scores[doc] = 0
 		}
 	}

@@ -385,6 +385,13 @@ func TestAliasesAndSummary(t *testing.T) {
 			want:   "phrase",
 		},
 		{
+			name: "an alias met as a phrase is enough",
+			docs: append(filler(20, "desk"), withAliases(doc("vat", "Spanish VAT rounds per line", "VAT is rounded per order line", "gotcha",
+				"Rounding the total is off by a cent."), "my basket is a penny short")),
+			prompt: "the basket is a penny short again",
+			want:   "vat",
+		},
+		{
 			name: "a body match without a summary match",
 			docs: append(filler(20, "desk"), doc("connect", "Studios are Connect accounts", "Each studio is a Connect Express account", "fact",
 				"Stripe's processing fee is borne by the studio.")),

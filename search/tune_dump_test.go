@@ -5,15 +5,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mem-dev/mem/internal/shared"
 )
 
 // TestTuneDump prints, for every battery prompt, the expected memories and
-// the best five with their scores (a "*" marks an expected one).
+// the best five with their scores (a "*" marks an expected one), on the
+// dev store as found and enriched.
 func TestTuneDump(t *testing.T) {
 	if !*tune {
 		t.Skip("diagnostics: run with -tune")
 	}
 	ix, cases := devIndex(t)
+	dump(t, "found", ix, cases)
+	dump(t, "enriched", Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project")), cases)
+}
+
+func dump(t *testing.T, label string, ix *Index, cases []battCase) {
 	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	for _, c := range cases {
 		q := ParseQuery(c.Prompt, c.Previous)
@@ -30,6 +38,6 @@ func TestTuneDump(t *testing.T) {
 		if exp == "" {
 			exp = "-"
 		}
-		t.Logf("%s [%s]%s", c.ID, exp, b.String())
+		t.Logf("%s %s [%s]%s", label, c.ID, exp, b.String())
 	}
 }
