@@ -33,7 +33,21 @@ var goGitMu sync.Mutex
 type goGitObjects struct {
 	s    *Store
 	repo *git.Repository
+	st   *filesystem.Storage
 	cli  cliObjects
+}
+
+// again runs f, and once more after reading the repository's packs afresh
+// when an object was not found: go-git lists the packs once, and a store
+// kept open (mem mcp, mem serve) outlives the user's git gc, which packs and
+// prunes the loose objects it had read. Call with goGitMu held.
+func (g *goGitObjects) again(f func() error) error {
+	err := f()
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		g.st.Reindex()
+		err = f()
+	}
+	return err
 }
 
 var _ objects = (*goGitObjects)(nil)
@@ -51,7 +65,7 @@ func openGoGit(s *Store) (*goGitObjects, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository: %w", err)
 	}
-	return &goGitObjects{s: s, repo: repo, cli: cliObjects{s}}, nil
+	return &goGitObjects{s: s, repo: repo, st: st, cli: cliObjects{s}}, nil
 }
 
 func (g *goGitObjects) head(ctx context.Context) (commit, tree string, err error) {
@@ -64,8 +78,8 @@ func (g *goGitObjects) head(ctx context.Context) (commit, tree string, err error
 	if err != nil {
 		return "", "", fmt.Errorf("read HEAD: %w", err)
 	}
-	c, err := g.repo.CommitObject(ref.Hash())
-	if err != nil {
+	var c *object.Commit
+	if err := g.again(func() (err error) { c, err = g.repo.CommitObject(ref.Hash()); return err }); err != nil {
 		return "", "", fmt.Errorf("read HEAD: %w", err)
 	}
 	return c.Hash.String(), c.TreeHash.String(), nil
@@ -86,7 +100,11 @@ func (g *goGitObjects) writeTree(ctx context.Context, base string, entries []ent
 	for _, e := range entries {
 		byDir[path.Dir(e.Path)] = append(byDir[path.Dir(e.Path)], e)
 	}
-	h, _, err := g.updateTree(plumbing.NewHash(base), base == "", "", byDir)
+	var h plumbing.Hash
+	err := g.again(func() (err error) {
+		h, _, err = g.updateTree(plumbing.NewHash(base), base == "", "", byDir)
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
@@ -207,11 +225,14 @@ func (g *goGitObjects) readCommit(ctx context.Context, rev string) (commitObject
 		return commitObject{}, fmt.Errorf("bad revision %q", rev)
 	}
 	goGitMu.Lock()
-	h, err := g.repo.ResolveRevision(plumbing.Revision(rev))
 	var c *object.Commit
-	if err == nil {
-		c, err = g.repo.CommitObject(*h)
-	}
+	err := g.again(func() error {
+		h, err := g.repo.ResolveRevision(plumbing.Revision(rev))
+		if err == nil {
+			c, err = g.repo.CommitObject(*h)
+		}
+		return err
+	})
 	goGitMu.Unlock()
 	if err != nil {
 		return g.cli.readCommit(ctx, rev) // git knows more revisions than go-git
@@ -240,15 +261,19 @@ func (g *goGitObjects) diffTree(ctx context.Context, from, to string) ([]change,
 		}
 		return g.repo.TreeObject(plumbing.NewHash(h))
 	}
-	ft, err := tree(from)
-	if err != nil {
-		return nil, fmt.Errorf("read tree: %w", err)
-	}
-	tt, err := tree(to)
-	if err != nil {
-		return nil, fmt.Errorf("read tree: %w", err)
-	}
-	diff, err := object.DiffTree(ft, tt)
+	var diff object.Changes
+	err := g.again(func() error {
+		ft, err := tree(from)
+		if err != nil {
+			return fmt.Errorf("read tree: %w", err)
+		}
+		tt, err := tree(to)
+		if err != nil {
+			return fmt.Errorf("read tree: %w", err)
+		}
+		diff, err = object.DiffTree(ft, tt)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("diff: %w", err)
 	}
@@ -275,7 +300,8 @@ func (g *goGitObjects) readBlobs(ctx context.Context, hashes []string) ([][]byte
 	defer goGitMu.Unlock()
 	blobs := make([][]byte, len(hashes))
 	for i, h := range hashes {
-		b, err := g.repo.BlobObject(plumbing.NewHash(h))
+		var b *object.Blob
+		err := g.again(func() (err error) { b, err = g.repo.BlobObject(plumbing.NewHash(h)); return err })
 		if err != nil {
 			return nil, fmt.Errorf("read blob %s: %w", h, err)
 		}

@@ -36,6 +36,17 @@ func (s *Store) History(rel string, limit int) ([]Revision, error) {
 	}
 	goGitMu.Lock()
 	defer goGitMu.Unlock()
+	var out []Revision
+	err = g.again(func() error {
+		var err error
+		out, err = g.history(gitPath, limit)
+		return err
+	})
+	return out, err
+}
+
+// history is History's walk; the caller holds goGitMu.
+func (g *goGitObjects) history(gitPath string, limit int) ([]Revision, error) {
 	repo := g.repo
 	head, err := repo.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {

@@ -217,3 +217,26 @@ func TestCLIBackend(t *testing.T) {
 		t.Fatalf("with the git command as the backend: %v\n%s", err, out)
 	}
 }
+
+// A store kept open (mem mcp, mem serve) still commits after the user's git
+// packs and prunes the objects it had read loose: go-git's list of packs is
+// read again when an object is not found.
+func TestObjectsAfterGC(t *testing.T) {
+	repo, s := newRepo(t)
+	info, ch := store("a", "a\n")
+	apply(t, s, info, ch)
+	for _, slug := range []string{"b", "c", "d"} {
+		run(t, repo, "gc", "-q", "--prune=now")
+		info, ch = store(slug, slug+"\n")
+		if res := apply(t, s, info, ch); !res.Committed {
+			t.Fatalf("%+v", res)
+		}
+	}
+	if _, ok := s.objects().(*goGitObjects); !ok {
+		t.Fatalf("not go-git: %T", s.objects())
+	}
+	if _, err := s.Log(0); err != nil {
+		t.Fatal(err)
+	}
+	checkClean(t, repo)
+}
