@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -351,10 +352,16 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 	// and a ref can move without the index. So the commit is built again on
 	// the branch as it is, still under the lock, where no commit of the
 	// user's can start and take in the staged paths.
+	installed := time.Now()
 	wait := time.Millisecond
 	for commit != "" {
 		err := txn.update(ctx, lock, commit, old)
-		if err == nil || !errors.Is(err, errRefMoved) && !errors.Is(err, errRefBusy) || time.Now().After(deadline) {
+		if err == nil {
+			lock.release()
+			s.settle(ctx, obj, ix.index, entries, installed)
+			return commit, nil
+		}
+		if !errors.Is(err, errRefMoved) && !errors.Is(err, errRefBusy) || time.Now().After(deadline) {
 			return commit, err
 		}
 		select {
@@ -373,6 +380,55 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 		}
 	}
 	return "", nil
+}
+
+// settleWait bounds how long a commit waits for the git processes that
+// were running when it changed the user's index.
+var settleWait = 2 * time.Second
+
+// settle guards a commit against git's own lost update: git commit reads the
+// index before it takes index.lock (builtin/commit.c, prepare_index), so a
+// commit of the user's already under way when mem installed its index can
+// write back the index it read, without mem's paths, and then fail to move
+// the branch mem moved: the user's next commit would delete them. settle
+// waits for the git processes in the work tree that started before the
+// install to end, and when the index no longer holds the committed entries
+// while HEAD still does, it puts them back, under index.lock.
+func (s *Store) settle(ctx context.Context, obj objects, index string, entries []entry, installed time.Time) {
+	until := time.Now().Add(settleWait)
+	for pids := gitsStartedBefore(s.WorkTree, installed); len(pids) > 0 && time.Now().Before(until); pids = gitsStartedBefore(s.WorkTree, installed) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	paths := make([]string, len(entries))
+	for i, e := range entries {
+		paths[i] = e.Path
+	}
+	now, err := obj.indexEntries(ctx, index, paths)
+	if err != nil || slices.Equal(now, entries) {
+		return
+	}
+	_, tree, err := obj.head(ctx)
+	if err != nil {
+		return
+	}
+	if t, err := obj.writeTree(ctx, tree, entries); err != nil || t != tree {
+		return // HEAD moved on without them: not this commit's to mend
+	}
+	lock, err := s.lockIndex(ctx, time.Now().Add(indexLockWait))
+	if err != nil {
+		return
+	}
+	defer lock.release()
+	ix, err := s.prepareIndex(ctx, paths)
+	if err != nil {
+		return
+	}
+	defer ix.discard()
+	ix.install()
 }
 
 // lockIndex takes the user's index.lock, waiting at most indexLockWait and

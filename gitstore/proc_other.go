@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"time"
 )
 
 func processStart(pid int) string { return "-" }
@@ -18,3 +19,5 @@ func detach(cmd *exec.Cmd) {}
 
 // fileID names one version of a file: its size and modification time.
 func fileID(fi os.FileInfo) string { return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano()) }
+
+func gitsStartedBefore(workTree string, since time.Time) []int { return nil }

@@ -67,3 +67,47 @@ func fileID(fi os.FileInfo) string {
 	}
 	return fmt.Sprintf("%d:%d:%d", st.Dev, st.Ino, fi.ModTime().UnixNano())
 }
+
+// gitsStartedBefore lists the git processes whose working directory lies in
+// workTree and that started before since (to the clock tick): the ones that
+// may have read the index before mem changed it. Where there is no /proc it
+// lists none.
+func gitsStartedBefore(workTree string, since time.Time) []int {
+	uptime, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return nil
+	}
+	up, err := strconv.ParseFloat(strings.Fields(string(uptime))[0], 64)
+	if err != nil {
+		return nil
+	}
+	// Ticks since boot at since; /proc counts start times in 1/100 s on Linux.
+	sinceTicks := int64((up-time.Since(since).Seconds())*100) + 1
+	des, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, de := range des {
+		pid, err := strconv.Atoi(de.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + de.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		argv0, _, _ := strings.Cut(string(cmdline), "\x00")
+		if argv0 != "git" && !strings.HasSuffix(argv0, "/git") {
+			continue
+		}
+		cwd, err := os.Readlink("/proc/" + de.Name() + "/cwd")
+		if err != nil || !strings.HasPrefix(cwd+"/", strings.TrimSuffix(workTree, "/")+"/") {
+			continue
+		}
+		if start, err := strconv.ParseInt(processStart(pid), 10, 64); err == nil && start <= sinceTicks {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}

@@ -137,7 +137,8 @@ func copyFile(from, to string) error {
 // line, so a lock with it is provably mem's; when its process is gone it is
 // stale and the next writer removes it.
 type gitLock struct {
-	path string
+	path     string
+	released bool
 }
 
 const lockMagic = "mem-lock"
@@ -191,7 +192,14 @@ func (l *gitLock) note(line string) {
 	f.Close()
 }
 
-func (l *gitLock) release() { os.Remove(l.path) }
+// release removes the lock, once: a second call must not remove the lock
+// another process has taken since.
+func (l *gitLock) release() {
+	if !l.released {
+		l.released = true
+		os.Remove(l.path)
+	}
+}
 
 // lockRecord is what a lock of mem's says: its process and the ref lock
 // files taken under it, each as "path dev:ino:mtime".
