@@ -34,7 +34,7 @@ func (c installCmd) Run(e *env) error {
 	if _, err := exec.LookPath("mem"); err != nil {
 		fmt.Fprintf(e.stderr, "mem: hint: mem is not on PATH, so the hooks and the MCP server do nothing yet; %s\n", install.HookPath(o).Hint(o.Mem))
 	}
-	if !c.User && slices.Contains(o.Agents, install.Claude) {
+	if !c.User && slices.Contains(o.Agents, install.Claude) && !install.UserCovered() {
 		fmt.Fprintln(e.stderr, "mem: hint: Claude Code started in a subdirectory reads no hooks from this repository; `mem install --user` (or mem's plugin) runs them from any directory")
 	}
 	return nil

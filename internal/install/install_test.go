@@ -952,3 +952,25 @@ func TestDoctorUserAndPlugin(t *testing.T) {
 		})
 	}
 }
+
+func TestUserCovered(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(e.home, ".claude")
+	t.Setenv("CLAUDE_CONFIG_DIR", dir)
+	if UserCovered() {
+		t.Fatal("covered with no user settings")
+	}
+	writeFile(t, filepath.Join(dir, "settings.json"), `{"enabledPlugins": {"mem@mem": false}}`, 0o644)
+	if UserCovered() {
+		t.Fatal("covered by a disabled plugin")
+	}
+	writeFile(t, filepath.Join(dir, "settings.json"), `{"enabledPlugins": {"mem@team": true}}`, 0o644)
+	if !UserCovered() {
+		t.Fatal("not covered by the enabled plugin")
+	}
+	must(t, os.Remove(filepath.Join(dir, "settings.json")))
+	e.apply(t, Plan, Options{Mem: e.o.Mem, User: true})
+	if !UserCovered() {
+		t.Fatal("not covered after mem install --user")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/mem-dev/mem/internal/locate"
@@ -253,4 +254,31 @@ func unplanSettings(pl *planner) error {
 		return pl.del(path, "remove mem's hooks; nothing else is left")
 	}
 	return pl.write(path, d.src, 0o644, "remove mem's hooks")
+}
+
+// UserCovered reports whether Claude Code runs mem's hooks from any
+// directory for this person: mem's prompt hook in their user settings
+// (mem install --user) or mem's plugin enabled there.
+func UserCovered() bool {
+	path, err := UserSettingsPath()
+	if err != nil {
+		return false
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	d, err := parseObject(path, src)
+	if err != nil {
+		return false
+	}
+	if pluginEnabled(d) {
+		return true
+	}
+	for _, l := range ourHooks(d) {
+		if l.kind == kindPrompt {
+			return true
+		}
+	}
+	return false
 }
