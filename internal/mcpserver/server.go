@@ -25,7 +25,9 @@
 // requests and unknown tools. Arguments are checked against the tool's input
 // schema before the SDK's own validation, so that the message names the
 // argument and what it must be; a null argument counts as absent. A panic in
-// a call becomes a tool error, and calls run one at a time.
+// a call becomes a tool error, and calls run one at a time. A line that is
+// not a JSON-RPC message, or is over 16 MB, is answered with a JSON-RPC
+// error (parse error or invalid request) and the session goes on.
 package mcpserver
 
 import (
@@ -78,12 +80,15 @@ func New(r *mem.Repo, version string) *mcp.Server {
 // and return nil. in is closed at the end when it is an io.Closer; out is
 // never closed.
 func Serve(ctx context.Context, r *mem.Repo, version string, in io.Reader, out io.Writer) error {
-	d := &drain{ctx: ctx, in: in, out: out}
+	sw := &syncWriter{w: out}
+	d := &drain{ctx: ctx, in: newFrames(in, sw), out: sw}
 	var rc io.ReadCloser = io.NopCloser(d)
 	if c, ok := in.(io.Closer); ok {
 		rc = readCloser{d, c}
 	}
-	err := New(r, version).Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopCloser{d}})
+	// frames bounds and vets each line, and answers a bad one itself: the
+	// SDK's own cap and decoder would end the session on it.
+	err := New(r, version).Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopCloser{d}, MaxLineLength: -1})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}

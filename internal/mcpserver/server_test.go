@@ -592,3 +592,40 @@ func TestServeAnswersBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestServeBadFrames: a line that is not JSON, JSON that is not a message,
+// and a message over the frame limit are each answered with a JSON-RPC
+// error (with the request's id when it can be read), and the session goes
+// on to answer what follows.
+func TestServeBadFrames(t *testing.T) {
+	defer func(n int) { maxFrame = n }(maxFrame)
+	maxFrame = 1 << 10
+	r, err := mem.Open(newRepo(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`this is not json`,
+		`42`,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"` + strings.Repeat("x", 5000) + `"}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"` + strings.Repeat("y", 200),
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	if err := Serve(t.Context(), r, "test", strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"line 3 is not JSON"}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"line 4 is not a JSON-RPC 2.0 message`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"message on line 5 is over 1024 bytes: not read"}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"line 6 is not JSON"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in\n%s", want, out.String())
+		}
+	}
+}
