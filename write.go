@@ -2,6 +2,8 @@ package mem
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,12 +12,14 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/secrets"
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -55,10 +59,13 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		return Written{}, err
 	}
 	slug := mdparse.Slugify(n.Name)
-	rel := slug + ".md"
-	if layout.Reserved(rel) {
-		return Written{Slug: slug}, fmt.Errorf("%w: %s is the store's own file", ErrExists, rel)
+	if layout.Reserved(slug + ".md") {
+		// "Memory", "Profile", or a name in a script slugs cannot spell
+		// ("日本語" gives "memory"): never one of the store's own files.
+		sum := sha256.Sum256([]byte(n.Name))
+		slug += "-" + hex.EncodeToString(sum[:4])
 	}
+	rel := slug + ".md"
 	m := mdparse.New(mdparse.Fields{
 		Name:        n.Name,
 		Description: n.Description,
@@ -106,10 +113,16 @@ func (n *Note) normalise() error {
 	if n.Body == "" {
 		return errors.New("the memory is empty: give its content as an argument or on stdin")
 	}
+	if size := len(n.Body) + len(n.Name) + len(n.Description); size > MaxMemoryBytes {
+		return fmt.Errorf("the memory is %s, over the %s a memory may hold: keep one idea per memory, and point to a file in the repository for the rest", text.Size(size), text.Size(MaxMemoryBytes))
+	}
 	if n.Name == "" {
-		n.Name = firstLine(n.Body, 72)
+		n.Name = deriveName(n.Body)
 	}
 	n.Name = strings.TrimSpace(n.Name)
+	if !hasWord(n.Name) {
+		return fmt.Errorf("the name %q has no letter or digit to make a file name of: give a name in words", n.Name)
+	}
 	if n.Class == "" {
 		n.Class = "fact"
 	}
@@ -124,12 +137,34 @@ func (n *Note) normalise() error {
 	}
 	if n.Action == "" {
 		n.Action = "store"
+		if n.Supersedes != "" {
+			n.Action = "supersede" // as mem log names the curator's
+		}
 	}
 	for i, t := range n.Tags {
 		n.Tags[i] = strings.TrimSpace(t)
 	}
 	n.Tags = slices.DeleteFunc(n.Tags, func(t string) bool { return t == "" })
+	for _, f := range []struct{ field, value string }{{"name", n.Name}, {"description", n.Description}, {"tags", strings.Join(n.Tags, ",")}} {
+		if c, ok := text.Control(f.value, false); ok {
+			return fmt.Errorf("the %s holds a control character (%q): it is one line of plain text", f.field, c)
+		}
+	}
+	if c, ok := text.Control(n.Body, true); ok {
+		return fmt.Errorf("the memory holds a control character (%q): a memory is plain text", c)
+	}
 	return nil
+}
+
+// MaxMemoryBytes is the most a memory may hold (name, description and
+// body). A memory is a note the next session reads whole, and every byte
+// stored is committed for ever; the largest real memory files we have seen
+// are under 45 KB.
+const MaxMemoryBytes = 64 << 10
+
+// hasWord reports whether s holds a letter or a digit, which a slug needs.
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // checkSecrets refuses a note that looks like it holds a credential:
@@ -145,19 +180,43 @@ func checkSecrets(n Note) error {
 	return nil
 }
 
-// firstLine returns the first non-empty line of s, cut at a word boundary
-// to at most max bytes.
+// Names made from a memory's first line: at most nameMax bytes, cut where
+// the line's own phrasing breaks (the end of a sentence, else of a clause)
+// rather than mid-phrase.
+const (
+	nameMax   = 72
+	nameSlack = 96 // a clause may run this long before words are cut
+)
+
+// deriveName makes a name of the first non-empty line of body: the whole
+// line when it is short, else its first sentence or clause that reads as a
+// name, else its words up to nameMax followed by "…" so that the cut shows.
+func deriveName(body string) string {
+	return firstLine(body, nameMax)
+}
+
+// firstLine is deriveName with max bytes in place of nameMax.
 func firstLine(s string, max int) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	line = strings.TrimSpace(strings.TrimLeft(line, "#-*> "))
 	if len(line) <= max {
 		return line
 	}
-	cut := strings.LastIndexByte(line[:max], ' ')
-	if cut < max/2 {
-		cut = max
+	slack := max * nameSlack / nameMax
+	// A sentence, then a clause, that ends in reach and is long enough to
+	// name something.
+	for _, ends := range [][]string{{". ", "? ", "! "}, {"; ", ": ", " — ", " – ", " - ", ", ", " ("}} {
+		best := -1
+		for _, e := range ends {
+			if i := strings.Index(line, e); i >= max/3 && i <= slack && (best < 0 || i < best) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return strings.TrimRight(line[:best], " .,;:")
+		}
 	}
-	return strings.TrimSpace(line[:cut])
+	return text.ClipWords(line, max)
 }
 
 // Forget marks a memory forgotten: the file stays, list and search skip it.

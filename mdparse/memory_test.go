@@ -391,6 +391,9 @@ func TestSlugify(t *testing.T) {
 		{"v2.1 release: notes", "v2-1-release-notes"},
 		{strings.Repeat("word ", 20), "word-word-word-word-word-word-word-word-word-word-word-word"},
 		{strings.Repeat("x", 80), strings.Repeat("x", 60)},
+		// A cut slug ends on a word that means something.
+		{"When the checkout service returns HTTP 502 during the nightly batch window", "when-the-checkout-service-returns-http-502"},
+		{"Restart the payment worker before the gateway and then the queue of the refunds", "restart-the-payment-worker-before-the-gateway"},
 		{"İstanbul", "istanbul"},
 	}
 	for _, tt := range tests {

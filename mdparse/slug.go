@@ -9,8 +9,8 @@ import (
 const SlugMax = 60
 
 // Slugify turns a name into a file slug: lower-case ASCII words joined by
-// "-", at most SlugMax bytes, cut at a word boundary (a single longer word is
-// cut). Latin letters with diacritics and ligatures are transliterated
+// "-", at most SlugMax bytes, cut at a word boundary and not after a word
+// such as "the" or "of" (a single longer word is cut). Latin letters with diacritics and ligatures are transliterated
 // ("Größe" → "grosse"), as is Cyrillic; other letters are dropped, and
 // apostrophes inside words vanish ("don't" → "dont"). A name with nothing
 // left gives "memory".
@@ -40,24 +40,34 @@ func Slugify(name string) string {
 		}
 	}
 	flush()
-	var b strings.Builder
-	for _, word := range words {
-		switch {
-		case b.Len() == 0 && len(word) > SlugMax:
-			b.WriteString(word[:SlugMax])
-		case b.Len() == 0:
-			b.WriteString(word)
-		case b.Len()+1+len(word) <= SlugMax:
-			b.WriteByte('-')
-			b.WriteString(word)
-		default:
-			return b.String()
+	n, size := 0, 0 // words kept, and their length joined
+	for i, word := range words {
+		if i > 0 && size+1+len(word) > SlugMax {
+			break
+		}
+		n, size = i+1, size+len(word)+min(i, 1)
+	}
+	if n < len(words) {
+		// Cut: end on a word that carries meaning, not on "the" or "of".
+		for n > 1 && cutWords[words[n-1]] {
+			n--
 		}
 	}
-	if b.Len() == 0 {
+	slug := strings.Join(words[:n], "-")
+	if len(slug) > SlugMax {
+		slug = slug[:SlugMax] // one longer word
+	}
+	if slug == "" {
 		return "memory"
 	}
-	return b.String()
+	return slug
+}
+
+// cutWords are the words a cut slug does not end on.
+var cutWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "at": true, "for": true,
+	"and": true, "or": true, "but": true, "with": true, "by": true, "from": true, "during": true, "as": true,
+	"is": true, "are": true, "was": true, "be": true, "if": true, "when": true, "then": true, "than": true, "that": true,
 }
 
 // translit spells a non-ASCII letter in lower-case ASCII. ok is false for

@@ -125,7 +125,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if len(args) == 0 {
 		args = []string{"--help"} // a bare `mem` shows what it can do
 	}
-	kctx, err := parser.Parse(args)
+	kctx, err := parser.Parse(joinNegative(args))
 	if err != nil {
 		fmt.Fprintf(stderr, "mem: error: %v\n", err)
 		return 2
@@ -140,6 +140,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	dir := c.C
 	if dir == "" {
 		dir, _ = os.Getwd()
+	}
+	if !speaksProtocol(kctx.Command()) {
+		out, errs := &termSafe{w: stdout}, &termSafe{w: stderr}
+		defer out.Flush()
+		defer errs.Flush()
+		stdout, stderr = out, errs
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, dir: dir, store: c.Store}
 	err = kctx.Run(e)
@@ -160,6 +166,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "mem: hint: remove the secret from %s (nothing was committed) and run the command again; keep secrets in a secret manager and store where they live\n", se.Name)
 	}
 	return 1
+}
+
+// joinNegative writes "--flag -3" as "--flag=-3" for the flags that take a
+// number, so that a negative value reaches the command's own check ("out
+// of range 1-10") instead of reading as an unknown short flag.
+func joinNegative(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if numericFlags[a] && i+1 < len(args) && len(args[i+1]) > 1 && args[i+1][0] == '-' && '0' <= args[i+1][1] && args[i+1][1] <= '9' {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// numericFlags are the flags whose value is a number.
+var numericFlags = map[string]bool{"--importance": true, "--limit": true, "--max": true, "--cap": true}
+
+// speaksProtocol reports whether a command's output is read by a program
+// and must be passed on byte for byte (its JSON escapes what it carries):
+// the MCP server and the hooks.
+func speaksProtocol(command string) bool {
+	first, _, _ := strings.Cut(command, " ")
+	return first == "mcp" || first == "hook" || first == "gate"
 }
 
 // shown makes a path relative to the working directory when it is below it.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/text"
 )
 
 type storeCmd struct {
@@ -21,13 +22,18 @@ type storeCmd struct {
 }
 
 func (c storeCmd) Run(e *env) error {
+	// The flag's default is 5, so 0 was given: say so rather than let the
+	// library read it as "unset".
+	if c.Importance < 1 || c.Importance > 10 {
+		return fmt.Errorf("importance %d is out of range 1-10", c.Importance)
+	}
 	body := c.Body
 	if body == "" || body == "-" {
-		b, err := io.ReadAll(e.stdin)
+		b, err := readBody(e.stdin)
 		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
+			return err
 		}
-		body = string(b)
+		body = b
 	}
 	r, err := e.open()
 	if err != nil {
@@ -46,6 +52,19 @@ func (c storeCmd) Run(e *env) error {
 	reportResult(e, w.Result)
 	fmt.Fprintln(e.stdout, w.Slug)
 	return nil
+}
+
+// readBody reads a memory from stdin, no more than a memory may hold (and
+// one byte to know it was more).
+func readBody(in io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(in, mem.MaxMemoryBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read stdin: %w", err)
+	}
+	if len(b) > mem.MaxMemoryBytes {
+		return "", fmt.Errorf("stdin holds more than the %s a memory may hold: keep one idea per memory, and point to a file in the repository for the rest", text.Size(mem.MaxMemoryBytes))
+	}
+	return string(b), nil
 }
 
 // reportSkip tells the user when a file was written but not committed, and

@@ -4,6 +4,8 @@
 package text
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -57,4 +59,74 @@ func ClipWords(s string, n int) string {
 		return Clip(s, n)
 	}
 	return strings.TrimRight(s[:cut], " ") + "…"
+}
+
+// Control returns the first character of s that has no business in text a
+// person reads: a C0 or C1 control (ESC starts the terminal's escape
+// sequences), DEL, a bidirectional override or isolate (which reorders what
+// is shown), or a byte that is not UTF-8. Tab is allowed, and so are line
+// breaks (\n, and \r before \n) when multiline is set.
+func Control(s string, multiline bool) (string, bool) {
+	for i := 0; i < len(s); {
+		size, bad := controlAt(s, i, multiline)
+		if bad {
+			return s[i : i+size], true
+		}
+		i += size
+	}
+	return "", false
+}
+
+// controlAt reports the size of the character at s[i] and whether Control
+// would report it.
+func controlAt(s string, i int, multiline bool) (int, bool) {
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return 1, true
+	case r == '\t':
+		return size, false
+	case multiline && (r == '\n' || r == '\r' && strings.HasPrefix(s[i+1:], "\n")):
+		return size, false
+	}
+	return size, unicode.IsControl(r) || isBidi(r)
+}
+
+// isBidi reports whether r is a bidirectional embedding, override or
+// isolate, which can make text shown differ from text stored.
+func isBidi(r rune) bool { return '\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069' }
+
+// Printable writes s so that a terminal shows it as it is: every character
+// Control reports is written as a Go escape (\x1b, \u202e), never raw.
+func Printable(s string, multiline bool) string {
+	if _, bad := Control(s, multiline); !bad {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		size, bad := controlAt(s, i, multiline)
+		switch {
+		case !bad:
+			b.WriteString(s[i : i+size])
+		case size == 1 && s[i] >= utf8.RuneSelf:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		default:
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// Size writes a byte count as a person reads it: 512 bytes, 64 KB, 10.0 MB.
+func Size(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }

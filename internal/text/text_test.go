@@ -58,3 +58,41 @@ func TestClipWords(t *testing.T) {
 		}
 	}
 }
+
+func TestControlAndPrintable(t *testing.T) {
+	tests := []struct {
+		in        string
+		multiline bool
+		bad       string
+		shown     string
+	}{
+		{"plain name", false, "", "plain name"},
+		{"tab\tok, ünïcode ok", false, "", "tab\tok, ünïcode ok"},
+		{"red \x1b[31mtext\x1b[0m", false, "\x1b", `red \x1b[31mtext\x1b[0m`},
+		{"title \x1b]0;pwned\x07", false, "\x1b", `title \x1b]0;pwned\a`},
+		{"two\nlines", false, "\n", `two\nlines`},
+		{"two\nlines\r\nok", true, "", "two\nlines\r\nok"},
+		{"over\rwrite", true, "\r", `over\rwrite`},
+		{"c1 \u009b2J", false, "\u009b", `c1 \u009b2J`},
+		{"bidi \u202egnp.exe", false, "\u202e", `bidi \u202egnp.exe`},
+		{"bad \xff byte", false, "\xff", `bad \xff byte`},
+		{"del \x7f", false, "\x7f", `del \x7f`},
+	}
+	for _, tt := range tests {
+		bad, found := Control(tt.in, tt.multiline)
+		if bad != tt.bad || found != (tt.bad != "") {
+			t.Errorf("Control(%q) = %q, %v; want %q", tt.in, bad, found, tt.bad)
+		}
+		if got := Printable(tt.in, tt.multiline); got != tt.shown {
+			t.Errorf("Printable(%q) = %q, want %q", tt.in, got, tt.shown)
+		}
+	}
+}
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int]string{512: "512 bytes", 64 << 10: "64 KB", 10 << 20: "10.0 MB"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
