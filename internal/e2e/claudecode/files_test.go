@@ -43,6 +43,9 @@ func TestEditMemory(t *testing.T) {
 		t.Fatalf("the next prompt was sent %q, want the edited memory", got)
 	}
 	t.Logf("the next prompt's context:\n%s", got[0])
+	if out := w.mem("doctor"); !strings.Contains(out, "mem doctor: all good") {
+		t.Fatalf("mem doctor after the sessions:\n%s", out)
+	}
 }
 
 // snapshot reads the files install may touch, with their modes: every

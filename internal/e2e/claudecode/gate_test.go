@@ -64,4 +64,8 @@ func TestGate(t *testing.T) {
 	if st := w.git("status", "--porcelain", "--", "shop"); !strings.Contains(st, "?? shop/") {
 		t.Fatalf("the agent's edit: status %q, want it untracked, untouched", st)
 	}
+	// A normal session leaves nothing for doctor to report.
+	if out := w.mem("doctor"); !strings.Contains(out, "mem doctor: all good") {
+		t.Fatalf("mem doctor after the session:\n%s", out)
+	}
 }

@@ -76,6 +76,9 @@ func TestSubdirectory(t *testing.T) {
 	if gates := s.hooks("Stop"); len(gates) != 2 || gates[0].ExitCode != 2 {
 		t.Fatalf("from the subdirectory the Stop hooks ran %+v, want the gate's block, then a stop", gates)
 	}
+	if out := w.mem("doctor"); !strings.Contains(out, "mem doctor: all good") {
+		t.Fatalf("mem doctor after the sessions in the subdirectory:\n%s", out)
+	}
 
 	s = w.claude(".", prompt, steps(say("Per line.")))
 	if n := len(s.hooks("UserPromptSubmit")); n != 1 {
