@@ -32,7 +32,12 @@
 //     missing from a full clone. Everything it cannot decide is "unknown".
 //   - A URL can prove life, never death: 2xx and 3xx pass, and a timeout, a
 //     refusal or an error status is "unknown". Without an HTTP client there
-//     is no network and every URL claim is unknown.
+//     is no network and every URL claim is unknown. Only public URLs are
+//     probed, whoever names them (the extractor or a model): a loopback,
+//     private or link-local address, or a local name (localhost, *.internal,
+//     *.local, example.com), is refused by Validate, and NewHTTPClient's
+//     dialer refuses such an address again when a public name resolves to
+//     one. The extractor emits only claims Validate accepts.
 //   - Moods are not facts. Only "merged" is extracted for a pull request; an
 //     open, closed or pending one yields no claim.
 //

@@ -43,7 +43,9 @@ func Extract(m *mdparse.Memory) []Claim {
 	seen := map[Claim]bool{}
 	add := func(k Kind, arg string) {
 		c := Claim{Kind: k, Arg: arg, Source: SourceText}
-		if arg != "" && !seen[c] {
+		// What Validate refuses is never a claim, whichever rule above
+		// found it: the extractor and a model's claims obey one check.
+		if arg != "" && !seen[c] && Validate(c, "") == nil {
 			seen[c] = true
 			out = append(out, c)
 		}
@@ -320,11 +322,7 @@ func textURL(s string) (string, bool) {
 	if strings.ContainsAny(s, "<>{}$`*") || strings.Contains(s, "...") || strings.Contains(s, "…") {
 		return "", false
 	}
-	u, err := validURL(s)
-	if err != nil {
-		return "", false
-	}
-	if localHost(u.Hostname()) {
+	if _, err := validURL(s); err != nil {
 		return "", false
 	}
 	return s, true

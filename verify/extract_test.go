@@ -160,6 +160,8 @@ func FuzzExtract(f *testing.F) {
 		"PR #231 was merged; see `a/b.go` on branch `x/y` and https://a.io/x commit abcdef1",
 		"```\nfoo/bar.go\n```\n- on the release/1 branch\n- merged in #4",
 		"[PR](https://github.com/o/r/pull/9) merged",
+		"on the branch `fix/caf\xc3` and on branch feat/\xff\xfe",
+		"[](http://.0#\ufffd) and http://127.0.0.1:8080/admin and http://10.0.0.5/",
 	} {
 		f.Add(s)
 	}

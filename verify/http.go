@@ -41,6 +41,11 @@ func refuseSpecial(network, address string, _ syscall.RawConn) error {
 	if unroutable(ip) {
 		return fmt.Errorf("dial %s: refusing a link-local, multicast or unspecified address", address)
 	}
+	if ip.IsLoopback() || ip.IsPrivate() {
+		// A public name can resolve to a local address: the validation of
+		// the URL's host cannot see that, the dial can.
+		return fmt.Errorf("dial %s: refusing a loopback or private address", address)
+	}
 	return nil
 }
 

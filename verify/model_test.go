@@ -35,6 +35,12 @@ func hostile(sentinel string) []string {
 		`{"kind":"url_responds","url":"javascript:alert(1)"}`,
 		`{"kind":"url_responds","url":"https://user:pw@host/"}`,
 		`{"kind":"url_responds","url":"gopher://host/x"}`,
+		// The extractor refuses local addresses; so does a model's claim.
+		`{"kind":"url_responds","url":"http://127.0.0.1:9/admin"}`,
+		`{"kind":"url_responds","url":"http://[::1]/"}`,
+		`{"kind":"url_responds","url":"http://10.0.0.5/metrics"}`,
+		`{"kind":"url_responds","url":"http://localhost:8080/"}`,
+		`{"kind":"url_responds","url":"http://169.254.169.254/latest/meta-data/"}`,
 		`{"kind":"shell","command":"touch ` + sentinel + `"}`,
 		`{"kind":"exec","path":"touch ` + sentinel + `"}`,
 		`{"kind":"pr_merged","number":"12; rm -rf /"}`,

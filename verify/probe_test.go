@@ -233,40 +233,57 @@ func TestProbeURL(t *testing.T) {
 	refused := "http://" + l.Addr().String() + "/"
 	l.Close()
 
-	p := &Prober{Repo: t.TempDir(), HTTP: srv.Client(), Timeout: 200 * time.Millisecond}
+	// Only public URLs are probed, so the claims name a public host and the
+	// client dials the test server whatever the host (a resolver of its
+	// own); the refused port gets its own client.
+	const public = "http://status.mem-dev.io"
+	dialTo := func(addr string) *http.Client {
+		return &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, network, addr)
+		}}}
+	}
+	p := &Prober{Repo: t.TempDir(), HTTP: dialTo(srv.Listener.Addr().String()), Timeout: 200 * time.Millisecond}
+	refusing := &Prober{Repo: t.TempDir(), HTTP: dialTo(strings.TrimPrefix(strings.TrimSuffix(refused, "/"), "http://")), Timeout: 200 * time.Millisecond}
 	tests := []struct {
+		p    *Prober
 		url  string
 		want Outcome
 		why  string
 	}{
-		{srv.URL + "/ok", Passed, "HEAD 200"},
-		{srv.URL + "/moved", Passed, "HEAD 302"},
-		{srv.URL + "/get-only", Passed, "GET 200"},
-		{srv.URL + "/missing", Unknown, "GET 404"},
-		{srv.URL + "/broken", Unknown, "GET 500"},
-		{srv.URL + "/slow", Unknown, "timed out"},
-		{refused, Unknown, "did not respond"},
+		{p, public + "/ok", Passed, "HEAD 200"},
+		{p, public + "/moved", Passed, "HEAD 302"},
+		{p, public + "/get-only", Passed, "GET 200"},
+		{p, public + "/missing", Unknown, "GET 404"},
+		{p, public + "/broken", Unknown, "GET 500"},
+		{p, public + "/slow", Unknown, "timed out"},
+		{refusing, public + "/", Unknown, "did not respond"},
+		{p, srv.URL + "/ok", Unknown, "not checked: URL host 127.0.0.1 is local"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
-			got, why := p.Probe(context.Background(), Claim{Kind: URLResponds, Arg: tt.url})
+			got, why := tt.p.Probe(context.Background(), Claim{Kind: URLResponds, Arg: tt.url})
 			if got != tt.want || !strings.Contains(why, tt.why) {
 				t.Errorf("Probe = %s %q, want %s mentioning %q", got, why, tt.want, tt.why)
 			}
 		})
 	}
 	t.Run("NewHTTPClient", func(t *testing.T) {
-		p := &Prober{Repo: t.TempDir(), HTTP: NewHTTPClient(), Timeout: time.Second}
-		if got, why := p.Probe(context.Background(), Claim{Kind: URLResponds, Arg: srv.URL + "/moved"}); got != Passed {
-			t.Errorf("loopback with NewHTTPClient: %s %q, want passed", got, why)
+		// A public name may resolve to a local address: the dial refuses.
+		for _, addr := range []string{"169.254.169.254:80", "127.0.0.1:80", "[::1]:443", "10.1.2.3:80", "192.168.0.1:80", "172.16.0.1:80"} {
+			if err := refuseSpecial("tcp", addr, nil); err == nil {
+				t.Errorf("NewHTTPClient would dial %s", addr)
+			}
 		}
-		if err := refuseSpecial("tcp", "169.254.169.254:80", nil); err == nil {
-			t.Error("NewHTTPClient would dial a link-local address")
+		if err := refuseSpecial("tcp", "140.82.112.3:443", nil); err != nil {
+			t.Errorf("NewHTTPClient refuses a public address: %v", err)
+		}
+		if _, err := NewHTTPClient().Get(srv.URL); err == nil || !strings.Contains(err.Error(), "refusing a loopback") {
+			t.Errorf("NewHTTPClient dialled the loopback test server: %v", err)
 		}
 	})
 	t.Run("no network", func(t *testing.T) {
 		p := &Prober{Repo: t.TempDir()}
-		if got, why := p.Probe(context.Background(), Claim{Kind: URLResponds, Arg: srv.URL + "/ok"}); got != Unknown || !strings.Contains(why, "network probes are off") {
+		if got, why := p.Probe(context.Background(), Claim{Kind: URLResponds, Arg: public + "/ok"}); got != Unknown || !strings.Contains(why, "network probes are off") {
 			t.Errorf("nil client: %s %q, want unknown", got, why)
 		}
 	})

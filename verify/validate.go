@@ -287,6 +287,12 @@ func validURL(s string) (*url.URL, error) {
 			return nil, fmt.Errorf("URL port %q is out of range", p)
 		}
 	}
+	if localHost(host) {
+		// Loopback, a private network, or a name only the writer's
+		// machine or documentation knows: probing it says nothing of the
+		// memory and reaches what no memory should make mem reach.
+		return nil, fmt.Errorf("URL host %s is local (loopback, a private network or a local name): only public URLs are checked", host)
+	}
 	return u, nil
 }
 
