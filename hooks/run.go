@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/version"
 )
 
 // Run is the mem-hook command (cmd/mem-hook), here so that the end-to-end
@@ -21,10 +22,14 @@ import (
 // (else on PATH), refresh the index: this binary links no parser.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: mem-hook prompt|gate|post-tool")
+		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	switch args[0] {
+	case "--help", "-h", "help":
+		fmt.Fprint(stdout, usage)
+	case "--version", "version":
+		fmt.Fprintln(stdout, "mem-hook "+version.String())
 	case "prompt":
 		Prompt(stdin, stdout, refreshWithMem, time.Now())
 	case "gate":
@@ -32,11 +37,29 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "post-tool":
 		PostTool(stdin)
 	default:
-		fmt.Fprintf(stderr, "mem-hook: error: unknown hook %q (prompt, gate or post-tool)\n", args[0])
+		fmt.Fprintf(stderr, "mem-hook: error: unknown hook %q (prompt, gate or post-tool; mem-hook --help says more)\n", args[0])
 		return 2
 	}
 	return 0
 }
+
+// usage is mem-hook --help.
+const usage = `Usage: mem-hook <hook>
+
+mem's lean binary for Claude Code's hooks: Claude Code runs it with the
+hook's JSON on stdin, as mem install wires it in .claude/settings.json.
+
+Hooks:
+  prompt      UserPromptSubmit: inject the memories relevant to the prompt
+  gate        Stop: send the agent back when it edited files and stored nothing
+  post-tool   PostToolUse on Edit|Write|MultiEdit: mark the search cache stale
+
+Flags:
+  -h, --help  Show this help.
+  --version   Print mem-hook's version.
+
+Everything else is the mem command: mem help.
+`
 
 // memBinary is the mem binary next to this one, else the one on PATH.
 func memBinary() string {

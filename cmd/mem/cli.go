@@ -19,12 +19,16 @@ import (
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/secrets"
+	"github.com/mem-dev/mem/internal/version"
 )
 
 // cli is the command tree: one struct and one file per command.
 type cli struct {
-	Store string `help:"Store directory (default: .claude/agent-memory in the work tree, or $MEM_STORE)." placeholder:"DIR"`
-	C     string `name:"directory" short:"C" help:"Run as if started in DIR." placeholder:"DIR"`
+	Store   string           `help:"Store directory (default: .claude/agent-memory in the work tree, or $MEM_STORE)." placeholder:"DIR"`
+	C       string           `name:"directory" short:"C" help:"Run as if started in DIR." placeholder:"DIR"`
+	Version kong.VersionFlag `help:"Print mem's version and exit."`
+
+	Help helpCmd `cmd:"" help:"Show what mem can do, or how to use one command (mem help store)."`
 
 	Init       initCmd       `cmd:"" help:"Create the store (and a git repository if none), print what was made."`
 	StoreCmd   storeCmd      `cmd:"" name:"store" help:"Write a memory and commit it; prints the slug."`
@@ -116,7 +120,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		kong.Exit(func(code int) { panic(exitError(code)) }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap)},
+		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap), "version": "mem " + version.String()},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "mem: error: %v\n", err)

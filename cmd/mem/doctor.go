@@ -81,8 +81,12 @@ func doctorProblems(e *env, place locate.Place, r *mem.Repo) (problems []install
 // storeProblems are doctor's checks of the store itself.
 func storeProblems(e *env, r *mem.Repo) []install.Problem {
 	var ps []install.Problem
-	if !r.IndexFresh(e.ctx) {
-		ps = append(ps, install.Problem{Check: "index", Message: "the search cache is missing or stale", Fix: "run `mem index`"})
+	// A missing or stale cache is no problem: every command and the hook
+	// rebuild it. One that cannot be built is.
+	if ix, err := r.Index(e.ctx); err != nil {
+		ps = append(ps, install.Problem{Check: "index", Message: "the search cache cannot be built: " + err.Error(), Fix: "run `mem index` to see it fail"})
+	} else {
+		ix.Close()
 	}
 	files, err := r.Catalogs(e.ctx)
 	if err != nil {

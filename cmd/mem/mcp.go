@@ -1,9 +1,9 @@
 package main
 
-import "github.com/mem-dev/mem/internal/mcpserver"
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "devel"
+import (
+	"github.com/mem-dev/mem/internal/mcpserver"
+	"github.com/mem-dev/mem/internal/version"
+)
 
 type mcpCmd struct{}
 
@@ -14,5 +14,5 @@ func (mcpCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	return mcpserver.Serve(e.ctx, r, version, e.stdin, e.stdout)
+	return mcpserver.Serve(e.ctx, r, version.String(), e.stdin, e.stdout)
 }
