@@ -3,16 +3,16 @@ package mem
 import (
 	"context"
 	"fmt"
-	"github.com/mem-dev/mem/curator"
-	"github.com/mem-dev/mem/internal/indexer"
-	"github.com/mem-dev/mem/internal/layout"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -41,44 +41,63 @@ func (r *Repo) Show(ctx context.Context, slug string) ([]byte, string, error) {
 	if err == nil {
 		return m.Bytes(), r.Place.Rel(r.abs(rel)), nil
 	}
-	if data, shown, ok := r.showIndexed(ctx, slug); ok {
+	data, shown, ok, ierr := r.showIndexed(ctx, slug)
+	switch {
+	case ok:
 		return data, shown, nil
+	case ierr != nil:
+		return nil, "", ierr
 	}
 	return nil, "", err
 }
 
 // showIndexed finds slug among the search index's entries that load cannot
 // read: MEMORY.md sections, and the read-only stores' memories, whose files
-// the index's own listings name.
-func (r *Repo) showIndexed(ctx context.Context, slug string) ([]byte, string, bool) {
+// the index's own listings name. A slug is unique in its store only, so the
+// project's entry wins, and an entry is also found by where search shows it
+// (".claude/agent-memory/MEMORY.md:7", or its path with "#L7"); among other
+// stores alone, one slug naming two entries is refused.
+func (r *Repo) showIndexed(ctx context.Context, slug string) ([]byte, string, bool, error) {
 	ix, err := r.Index(ctx)
 	if err != nil {
-		return nil, "", false
+		return nil, "", false, nil
 	}
 	defer ix.Close()
-	var files []indexer.Source // the read-only stores' files, listed at the first need
-	listed := false
+	var found []search.Doc
 	for _, d := range ix.Docs() {
-		switch {
-		case d.Slug != slug:
+		where := search.Where(d.Path, d.Line)
+		if d.Slug != slug && where != slug && (d.Line == 0 || fmt.Sprintf("%s#L%d", d.Path, d.Line) != slug) {
 			continue
-		case d.Line > 0:
-			return []byte("## " + d.Name + "\n\n" + d.Body + "\n"), search.Where(d.Path, d.Line), true
-		case d.Store == search.StoreProject:
+		}
+		if d.Store == search.StoreProject && d.Line == 0 {
 			continue // a project memory is load's to read
 		}
-		if !listed {
-			files, _ = r.indexer().ReadOnly()
-			listed = true
+		found = append(found, d)
+	}
+	if len(found) == 0 {
+		return nil, "", false, nil
+	}
+	d := found[0]
+	if i := slices.IndexFunc(found, func(d search.Doc) bool { return d.Store == search.StoreProject }); i >= 0 {
+		d = found[i]
+	} else if len(found) > 1 {
+		var where []string
+		for _, f := range found {
+			where = append(where, search.Where(f.Path, f.Line))
 		}
-		for _, f := range files {
-			if f.Shown == d.Path {
-				data, err := os.ReadFile(f.Abs)
-				return data, d.Path, err == nil
-			}
+		return nil, "", false, fmt.Errorf("%s names entries in %d stores (%s): name one by where it is", slug, len(found), strings.Join(where, ", "))
+	}
+	if d.Line > 0 {
+		return []byte("## " + d.Name + "\n\n" + d.Body + "\n"), search.Where(d.Path, d.Line), true, nil
+	}
+	files, _ := r.indexer().ReadOnly()
+	for _, f := range files {
+		if f.Shown == d.Path {
+			data, err := os.ReadFile(f.Abs)
+			return data, d.Path, err == nil, nil
 		}
 	}
-	return nil, "", false
+	return nil, "", false, nil
 }
 
 // List returns every memory that is not forgotten, sorted by slug. A file

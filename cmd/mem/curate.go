@@ -88,6 +88,14 @@ func (c reviewListCmd) Run(e *env) error {
 	if c.JSON {
 		return printJSON(e, nonNil(shown))
 	}
+	if len(shown) == 0 {
+		what := "nothing waits for review"
+		if c.All {
+			what = "the review queue is empty"
+		}
+		fmt.Fprintf(e.stdout, "%s (mem curate queues what it cannot decide alone)\n", what)
+		return nil
+	}
 	for _, it := range shown {
 		keep := ""
 		if it.Verdict != nil && it.Verdict.Keep != "" {

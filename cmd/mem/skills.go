@@ -70,6 +70,9 @@ func printScan(e *env, res skills.ScanResult, sessions int) {
 	for _, m := range res.Errors {
 		fmt.Fprintf(e.stderr, "mem: model: %s\n", m)
 	}
+	if len(res.Candidates) == 0 {
+		fmt.Fprintln(e.stdout, "nothing to draft")
+	}
 	if res.Commit.Committed {
 		fmt.Fprintf(e.stdout, "committed %.12s\n", res.Commit.Commit)
 	}
@@ -100,6 +103,10 @@ func (c skillsListCmd) Run(e *env) error {
 	}
 	if c.JSON {
 		return printJSON(e, map[string]any{"drafts": nonNil(drafts), "skills": nonNil(done), "rejected": nonNil(rejected)})
+	}
+	if len(drafts)+len(done)+len(rejected) == 0 {
+		fmt.Fprintln(e.stdout, "no skill drafts, skills or rejected drafts (mem skills scan drafts them from procedures that recur across sessions)")
+		return nil
 	}
 	for _, s := range drafts {
 		fmt.Fprintf(e.stdout, "draft    %-24s %s\n", s.Name, s.Description)

@@ -11,6 +11,7 @@ type verifyCmd struct {
 	JSON    bool     `help:"Print the report as JSON."`
 	NoModel bool     `name:"no-model" help:"Use only the deterministic claim extractor."`
 	Offline bool     `help:"Do not probe URLs (they are then unknown)."`
+	Strict  bool     `help:"Exit 1 when a claim failed, for scripts and CI (a failed claim is otherwise a label, not an error)."`
 	Slugs   []string `arg:"" optional:"" help:"Memories to verify (default: all)."`
 }
 
@@ -35,8 +36,15 @@ func (c verifyCmd) Run(e *env) error {
 		return err
 	}
 	reportSkip(e, v.Skipped)
+	failed := exitError(0)
+	if c.Strict && len(v.Failed) > 0 {
+		failed = exitError(1)
+	}
 	if c.JSON {
-		return printJSON(e, v)
+		if err := printJSON(e, v); err != nil {
+			return err
+		}
+		return failed
 	}
 	fmt.Fprintf(e.stdout, "%d memories, %d claims: %d passed, %d unknown, %d failed, %d rejected\n",
 		v.Memories, v.Claims, v.Passed, v.Unknown, len(v.Failed), len(v.Rejected))
@@ -52,7 +60,7 @@ func (c verifyCmd) Run(e *env) error {
 	if v.Commit != "" {
 		fmt.Fprintf(e.stdout, "labelled %d, cleared %d in %.12s\n", len(v.Labelled), len(v.Cleared), v.Commit)
 	}
-	return nil
+	return failed
 }
 
 // modelFor returns the configured model runner, or nil (saying why on

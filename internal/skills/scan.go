@@ -59,6 +59,9 @@ func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker model.As
 		max = DefaultMax
 	}
 	res := ScanResult{Candidates: Candidates(snap, MinSessions)}
+	if len(res.Candidates) == 0 {
+		return res, nil // nothing to draft: no model is needed, and none missed
+	}
 	if asker == nil {
 		return res, ErrNoModel
 	}
