@@ -40,6 +40,7 @@ func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, err
 		Paths:    &verify.Prober{Repo: r.Place.WorkTree},
 		Progress: o.Progress,
 	})
+	res.Broken = snap.broken
 	if err == nil {
 		// Profile lines and CLAUDE.md/AGENTS.md rules against the memories:
 		// tensions go to review, never applied.

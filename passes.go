@@ -114,19 +114,20 @@ const ReasonChanged = "changed since the pass read it"
 // under the lock, only to the files that still hold those bytes
 // (applyUnchanged), as install.Plan and Apply refuse a stale plan.
 type snapshot struct {
-	mems  map[string]*mdparse.Memory
-	paths map[string]string // store-relative
-	data  map[string][]byte // as read
+	mems   map[string]*mdparse.Memory
+	paths  map[string]string // store-relative
+	data   map[string][]byte // as read
+	broken []string          // files that do not parse, "path:line: what is wrong"
 }
 
 // snapshot reads the store's current memories (or the named ones) without
 // the lock. Files are written by rename, so each read sees one whole version.
 func (r *Repo) snapshot(only []string) (*snapshot, error) {
-	mems, paths, data, err := r.readMemories(only)
+	mems, paths, data, broken, err := r.readMemories(only)
 	if err != nil {
 		return nil, err
 	}
-	return &snapshot{mems: mems, paths: paths, data: data}, nil
+	return &snapshot{mems: mems, paths: paths, data: data, broken: broken}, nil
 }
 
 // unchanged reports whether the files of slugs still hold what the snapshot

@@ -29,6 +29,9 @@ type Entry struct {
 	Tags         []string  `json:"tags,omitempty"`
 	SupersededBy string    `json:"superseded_by,omitempty"`
 	Unverified   []string  `json:"unverified,omitempty"`
+	// Broken says why the file does not parse ("path:line: what is wrong");
+	// the other fields are what could be read of it.
+	Broken string `json:"broken,omitempty"`
 }
 
 // Show returns the memory's file as it is written, and its path as a
@@ -121,15 +124,18 @@ func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 			bad = append(bad, err)
 			continue
 		}
-		m, err := mdparse.Parse(r.abs(rel), data)
+		// A file that does not parse is listed as far as it reads, with why.
+		m, err := mdparse.Salvage(r.Place.Rel(r.abs(rel)), data)
+		broken := ""
 		if err != nil {
 			bad = append(bad, err)
-			continue
+			broken = err.Error()
 		}
 		if (m.Status == mdparse.StatusForgotten) != forgotten {
 			continue
 		}
 		entries = append(entries, Entry{
+			Broken:       broken,
 			Slug:         layout.Slug(rel),
 			Path:         r.Place.Rel(r.abs(rel)),
 			Name:         m.Name,
@@ -157,6 +163,24 @@ func (r *Repo) StagedStoreFiles(ctx context.Context) ([]gitstore.StagedFile, err
 	return r.files.Staged(ctx)
 }
 
+// Broken lists the store's memory files that do not parse, each as
+// "path:line: what is wrong", as the index found them (it holds what can
+// be read of each).
+func (r *Repo) Broken(ctx context.Context) ([]string, error) {
+	ix, err := r.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	var broken []string
+	for _, d := range ix.Docs() {
+		if d.Broken != "" {
+			broken = append(broken, d.Broken)
+		}
+	}
+	return broken, nil
+}
+
 // Health is one line on the store's state for the start of a session: how
 // many memories, whether MEMORY.md loads whole, how many are unverified and
 // how many curation items wait for review.
@@ -167,12 +191,16 @@ func (r *Repo) Health(ctx context.Context) (string, error) {
 	}
 	defer ix.Close()
 	memories, unverified := 0, 0
+	var broken []string
 	for _, d := range ix.Docs() {
 		if d.Line == 0 {
 			memories++
 		}
 		if len(d.Unverified) > 0 {
 			unverified++
+		}
+		if d.Broken != "" {
+			broken = append(broken, d.Broken)
 		}
 	}
 	var b strings.Builder
@@ -192,6 +220,13 @@ func (r *Repo) Health(ctx context.Context) (string, error) {
 	}
 	if unverified > 0 {
 		fmt.Fprintf(&b, " %d memories are labelled unverified: check them before relying on them.", unverified)
+	}
+	switch len(broken) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, " A memory file does not parse (%s): it is searched as far as it reads; fix it.", broken[0])
+	default:
+		fmt.Fprintf(&b, " %d memory files do not parse (first %s): they are searched as far as they read; fix them (`mem doctor` lists them).", len(broken), broken[0])
 	}
 	if queue, err := r.Reviews(ctx); err == nil {
 		pending := 0

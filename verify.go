@@ -34,6 +34,9 @@ type Verified struct {
 	// Changed lists memories whose labels were not written because they
 	// changed while they were probed; the next run probes them again.
 	Changed []string `json:"changed,omitempty"`
+	// Broken lists the memory files that do not parse ("path:line: what
+	// is wrong"): not verified, as no label can be written into them.
+	Broken []string `json:"broken,omitempty"`
 }
 
 // Verify probes the claims of the memories and writes `unverified:` labels
@@ -54,7 +57,7 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 	rep := verify.Run(ctx, p, o.Model, mems, o.Progress)
 	labels := verify.Labels(rep.Failed, p.Date())
 
-	out := Verified{Report: rep, Labelled: []string{}, Cleared: []string{}}
+	out := Verified{Report: rep, Labelled: []string{}, Cleared: []string{}, Broken: snap.broken}
 	slugs := make([]string, 0, len(mems))
 	for s := range mems {
 		slugs = append(slugs, s)
@@ -121,18 +124,23 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 // memories parses the store's memories (or the named ones), keyed by slug,
 // with their store-relative paths, for a caller that holds the lock.
 func (r *Repo) memories(only []string) (map[string]*mdparse.Memory, map[string]string, error) {
-	mems, paths, _, err := r.readMemories(only)
+	mems, paths, _, _, err := r.readMemories(only)
 	return mems, paths, err
 }
 
 // readMemories parses the store's memories (or the named ones), keyed by
 // slug, with their store-relative paths and the bytes read. Forgotten ones
-// are skipped, and so, with a line in the log, are files that do not parse.
-func (r *Repo) readMemories(only []string) (map[string]*mdparse.Memory, map[string]string, map[string][]byte, error) {
+// are skipped, and so are files that do not parse, which come back in
+// broken ("path:line: what is wrong") for the pass to report: a pass cannot
+// write back a file it could not read whole. A named memory that does not
+// parse is an error that says so.
+func (r *Repo) readMemories(only []string) (map[string]*mdparse.Memory, map[string]string, map[string][]byte, []string, error) {
 	files, err := r.files.Walk()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
+	var broken []string
+	brokenSlug := map[string]error{}
 	want := map[string]bool{}
 	for _, s := range only {
 		want[strings.TrimSuffix(s, ".md")] = true
@@ -145,11 +153,16 @@ func (r *Repo) readMemories(only []string) (map[string]*mdparse.Memory, map[stri
 		}
 		data, err := r.files.ReadFile(rel)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		m, err := mdparse.Parse(r.abs(rel), data)
 		if err != nil {
-			r.logf("skip %v", err)
+			// Named as a person finds it, from the top of the work tree.
+			if sm, serr := mdparse.Salvage(r.Place.Rel(r.abs(rel)), data); sm.Status != mdparse.StatusForgotten {
+				err = serr
+				broken = append(broken, err.Error())
+				brokenSlug[slug] = err
+			}
 			continue
 		}
 		if m.Status == mdparse.StatusForgotten {
@@ -158,9 +171,12 @@ func (r *Repo) readMemories(only []string) (map[string]*mdparse.Memory, map[stri
 		mems[slug], paths[slug], raw[slug] = m, rel, bytes.Clone(data)
 	}
 	for s := range want {
+		if err := brokenSlug[s]; err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("%w (fix the file first)", err)
+		}
 		if mems[s] == nil {
-			return nil, nil, nil, fmt.Errorf("%w: %s", ErrNotFound, s)
+			return nil, nil, nil, nil, fmt.Errorf("%w: %s", ErrNotFound, s)
 		}
 	}
-	return mems, paths, raw, nil
+	return mems, paths, raw, broken, nil
 }

@@ -82,6 +82,9 @@ type Result struct {
 	Changed []Decision `json:"changed,omitempty"`
 	// Unasked counts candidate pairs left out by Options.MaxPairs.
 	Unasked int `json:"unasked,omitempty"`
+	// Broken lists the memory files the caller could not read to curate
+	// ("path:line: what is wrong").
+	Broken []string `json:"broken,omitempty"`
 }
 
 // Options configure Run.

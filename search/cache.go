@@ -18,7 +18,7 @@ var (
 
 const (
 	magic   = "memindex"
-	version = 5
+	version = 6
 )
 
 // Sections, in file order.
@@ -252,7 +252,8 @@ func appendDoc(b []byte, d *Doc) []byte {
 	b = binary.AppendVarint(b, int64(d.Line))
 	b = appendStrings(b, d.Tags)
 	b = appendStrings(b, d.Aliases)
-	return appendStrings(b, d.Unverified)
+	b = appendStrings(b, d.Unverified)
+	return appendString(b, d.Broken)
 }
 
 // reader decodes the varint encoding above, remembering the first failure.
@@ -329,6 +330,7 @@ func decodeDoc(rec []byte) (Doc, bool) {
 	d.Tags = r.strs()
 	d.Aliases = r.strs()
 	d.Unverified = r.strs()
+	d.Broken = r.str()
 	return d, r.ok && len(r.b) == 0
 }
 

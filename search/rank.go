@@ -487,6 +487,9 @@ func result(d Doc, score float64) Result {
 	for _, u := range d.Unverified {
 		r.Labels = append(r.Labels, "unverified: "+u)
 	}
+	if d.Broken != "" {
+		r.Labels = append(r.Labels, "broken: "+d.Broken)
+	}
 	return r
 }
 

@@ -54,6 +54,9 @@ func (c curateCmd) Run(e *env) error {
 	for _, it := range res.Review {
 		fmt.Fprintf(e.stdout, "review     %s / %s: %s\n", it.A, it.B, it.Reason)
 	}
+	for _, b := range res.Broken {
+		fmt.Fprintf(e.stdout, "broken     %s: not curated until the file is fixed\n", b)
+	}
 	fmt.Fprintf(e.stdout, "%d duplicates, %d dead paths, %d applied, %d for review\n",
 		len(res.Duplicates), len(res.DeadPaths), len(res.Apply), len(res.Review))
 	return nil

@@ -88,6 +88,10 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 	} else {
 		ix.Close()
 	}
+	broken, _ := r.Broken(e.ctx)
+	for _, b := range broken {
+		ps = append(ps, install.Problem{Check: "memory", Message: b + " (searched as far as it reads)", Fix: "correct the file (mem show and mem edit refuse it until then)"})
+	}
 	files, err := r.Catalogs(e.ctx)
 	if err != nil {
 		return append(ps, install.Problem{Check: "store", Message: err.Error()})

@@ -19,7 +19,7 @@ func (c listCmd) Run(e *env) error {
 		return err
 	}
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "mem: warning: skipped %v\n", b)
+		fmt.Fprintf(e.stderr, "mem: warning: %v\n", b)
 	}
 	if c.JSON {
 		return printJSON(e, nonNil(entries))
@@ -29,6 +29,9 @@ func (c listCmd) Run(e *env) error {
 		label := ""
 		if m.SupersededBy != "" {
 			label = " (superseded by " + m.SupersededBy + ")"
+		}
+		if m.Broken != "" {
+			label += " (broken: the file does not parse)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s%s\n", m.Slug, m.Class, m.Name, label)
 	}

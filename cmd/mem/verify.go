@@ -57,6 +57,9 @@ func (c verifyCmd) Run(e *env) error {
 	for _, s := range v.Changed {
 		fmt.Fprintf(e.stdout, "changed  %s: not labelled, it changed while it was probed\n", s)
 	}
+	for _, b := range v.Broken {
+		fmt.Fprintf(e.stdout, "broken   %s: not verified until the file is fixed\n", b)
+	}
 	if v.Commit != "" {
 		fmt.Fprintf(e.stdout, "labelled %d, cleared %d in %.12s\n", len(v.Labelled), len(v.Cleared), v.Commit)
 	}

@@ -23,4 +23,7 @@ type Doc struct {
 	Unverified               []string
 	Body                     string // plain text of the body, markup removed
 	Line                     int    // >0 for a section of a MEMORY.md: Path is that file, Line its first line
+	// Broken says why the file does not parse ("path:3: frontmatter: …"):
+	// the entry holds what could be read of it, and shows the reason.
+	Broken string
 }

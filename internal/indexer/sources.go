@@ -176,7 +176,9 @@ func (s Store) personal() ([]Source, []search.Source) {
 }
 
 // Parse reads files into index entries, logging and skipping any it cannot
-// read or parse.
+// read; a memory whose frontmatter does not parse is indexed with what can
+// be read of it (mdparse.Salvage) and the reason (Doc.Broken), so that it
+// is found, and shown as broken, wherever a person looks.
 func (s Store) Parse(files []Source) []search.Doc {
 	var docs []search.Doc
 	for _, f := range files {
@@ -224,12 +226,13 @@ func Docs(f Source, data []byte) ([]search.Doc, error) {
 	if !layout.IsMemory(f.Rel) {
 		return nil, nil
 	}
-	m, err := mdparse.Parse(f.Abs, data)
-	if err != nil {
-		return nil, err
-	}
+	m, err := mdparse.Salvage(f.Shown, data)
 	if m.Status == mdparse.StatusForgotten {
 		return nil, nil
 	}
-	return []search.Doc{m.Document(layout.Slug(f.Shown), f.Shown, f.Store)}, nil
+	d := m.Document(layout.Slug(f.Shown), f.Shown, f.Store)
+	if err != nil {
+		d.Broken = err.Error() // names f.Shown and the line
+	}
+	return []search.Doc{d}, nil
 }
