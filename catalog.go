@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/catalog"
 	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/mdparse"
 )
 
 // Catalogs returns the absolute paths of every catalog (MEMORY.md) in the
@@ -36,6 +39,81 @@ func (r *Repo) Catalogs(ctx context.Context) ([]string, error) {
 // the file as it is; extra is another version of it (the other side of a
 // merge), whose notes and links are kept too.
 func (r *Repo) GenerateCatalog(ctx context.Context, rel string, current, extra []byte) ([]byte, error) {
+	entries, err := r.catalogEntries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return catalog.Generate(rel, entries, current, extra), nil
+}
+
+// SkipUpToDate is FixCatalog's Written.Skipped when the catalog is already
+// what it would write.
+const SkipUpToDate = "already up to date"
+
+// FixedCatalog is what FixCatalog did: the catalog's write, and the
+// memories it made of the catalog's own notes (slugs), when it moved them.
+type FixedCatalog struct {
+	Written
+	Moved []string
+}
+
+// FixCatalog regenerates the catalog at rel (store-relative) and commits it.
+//
+// Notes of the catalog's own (lines that link to no memory) are kept as
+// they are while everything fits. When keeping them would cut the listing
+// of memories, each section of notes becomes a memory of its own, in the
+// catalog's directory, and the catalog lists it: the notes move, whole,
+// and nothing is lost, in one commit with the regenerated catalog. A
+// catalog that would still not load whole is refused and nothing written.
+func (r *Repo) FixCatalog(ctx context.Context, rel string) (FixedCatalog, error) {
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return FixedCatalog{}, err
+	}
+	defer unlock()
+	current, err := r.files.ReadFile(rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return FixedCatalog{}, err
+	}
+	entries, err := r.catalogEntries(ctx)
+	if err != nil {
+		return FixedCatalog{}, err
+	}
+	w := FixedCatalog{Written: Written{Slug: rel, Path: r.Place.Rel(r.abs(rel))}}
+	data := catalog.Generate(rel, entries, current, nil)
+	changes := []gitstore.Change{{Path: rel, Data: data}}
+	info := gitstore.CommitInfo{Action: "regenerate-index", Slug: rel}
+	if sections := catalog.Sections(current); len(sections) > 0 && (catalog.Cut(data) || !mdparse.MeasureCatalog(w.Path, data).Fits) {
+		moved, mchanges, err := r.notesToMemories(rel, sections)
+		if err != nil {
+			return FixedCatalog{}, err
+		}
+		for _, m := range moved {
+			entries = append(entries, m.entry)
+			w.Moved = append(w.Moved, m.slug)
+		}
+		data = catalog.Generate(rel, entries, nil, nil) // the notes are memories now
+		changes = append([]gitstore.Change{{Path: rel, Data: data}}, mchanges...)
+		info.Subject = fmt.Sprintf("mem: regenerate %s, its notes moved into %d memories", rel, len(moved))
+		info.Trailers = []gitstore.Trailer{{Key: "Mem-Moved", Value: strings.Join(w.Moved, ", ")}}
+	}
+	if b := mdparse.MeasureCatalog(w.Path, data); !b.Fits {
+		return FixedCatalog{}, fmt.Errorf("%s would still not load whole (%d lines, %d bytes; Claude Code stops at line %d): nothing was written; move its longest lines into memories with mem store, then run mem budget --fix again", w.Path, b.Lines, b.Bytes, b.CutLine)
+	}
+	if bytes.Equal(data, current) {
+		w.Skipped = SkipUpToDate
+		return w, nil
+	}
+	w.Result, err = r.files.Apply(ctx, changes, info)
+	if err != nil {
+		return FixedCatalog{}, err
+	}
+	r.refreshLocked()
+	return w, nil
+}
+
+// catalogEntries are the store's memories as a catalog lists them.
+func (r *Repo) catalogEntries(ctx context.Context) ([]catalog.Entry, error) {
 	list, _, err := r.List(ctx)
 	if err != nil {
 		return nil, err
@@ -48,36 +126,83 @@ func (r *Repo) GenerateCatalog(ctx context.Context, rel string, current, extra [
 			Class: e.Class, Importance: e.Importance, SupersededBy: e.SupersededBy,
 		})
 	}
-	return catalog.Generate(rel, entries, current, extra), nil
+	return entries, nil
 }
 
-// SkipUpToDate is FixCatalog's Written.Skipped when the catalog is already
-// what it would write.
-const SkipUpToDate = "already up to date"
+// movedNote is a catalog section made a memory.
+type movedNote struct {
+	slug  string
+	entry catalog.Entry
+}
 
-// FixCatalog regenerates the catalog at rel (store-relative) and commits it.
-func (r *Repo) FixCatalog(ctx context.Context, rel string) (Written, error) {
-	unlock, err := r.lock(ctx)
-	if err != nil {
-		return Written{}, err
+// notesToMemories makes a memory file of each section of notes of the
+// catalog at rel, in its directory: named by its heading (the catalog's
+// name and the section's line for the notes before the first heading),
+// its lines the body, cut into parts when a section is longer than a
+// memory may be. The caller holds the lock.
+func (r *Repo) notesToMemories(rel string, sections []catalog.Section) ([]movedNote, []gitstore.Change, error) {
+	dir := path.Dir(rel)
+	taken := map[string]bool{}
+	var moved []movedNote
+	var changes []gitstore.Change
+	now := r.Now().UTC().Truncate(time.Second)
+	for _, sec := range sections {
+		name := sec.Heading
+		if name == "" {
+			name = fmt.Sprintf("Notes from %s", rel)
+		}
+		for i, body := range noteParts(sec.Facts) {
+			n := Note{Name: name, Description: fmt.Sprintf("moved from %s (line %d) by mem budget --fix", rel, sec.Line), Class: "fact", Body: body}
+			if i > 0 {
+				n.Name = fmt.Sprintf("%s (part %d)", name, i+1)
+			}
+			if err := n.normalise(); err != nil {
+				return nil, nil, fmt.Errorf("%s line %d: %w", rel, sec.Line, err)
+			}
+			if err := checkSecrets(n); err != nil {
+				return nil, nil, fmt.Errorf("%s line %d: %w", rel, sec.Line, err)
+			}
+			slug := r.freeSlug(mdparse.Slugify(n.Name), taken)
+			taken[slug] = true
+			file := path.Join(dir, slug+".md")
+			if dir == "." {
+				file = slug + ".md"
+			}
+			m := mdparse.New(mdparse.Fields{Name: n.Name, Description: n.Description, Class: n.Class, Importance: n.Importance, Modified: now}, n.Body)
+			changes = append(changes, gitstore.Change{Path: file, Data: m.Bytes()})
+			moved = append(moved, movedNote{slug: slug, entry: catalog.Entry{Path: file, Name: n.Name, Description: n.Description, Class: n.Class, Importance: n.Importance}})
+		}
 	}
-	defer unlock()
-	current, err := r.files.ReadFile(rel)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Written{}, err
+	return moved, changes, nil
+}
+
+// noteParts joins a section's lines into bodies no longer than a memory may
+// hold.
+func noteParts(facts []string) []string {
+	var parts []string
+	var cur strings.Builder
+	for _, f := range facts {
+		if cur.Len() > 0 && cur.Len()+len(f)+1 > MaxMemoryBytes-1024 {
+			parts = append(parts, cur.String())
+			cur.Reset()
+		}
+		cur.WriteString(f + "\n")
 	}
-	data, err := r.GenerateCatalog(ctx, rel, current, nil)
-	if err != nil {
-		return Written{}, err
+	return append(parts, cur.String())
+}
+
+// freeSlug is slug, or slug-2, slug-3, … when a memory of the store (or one
+// being made, taken) already has it, or it names a store file of its own.
+func (r *Repo) freeSlug(slug string, taken map[string]bool) string {
+	for i := 1; ; i++ {
+		s := slug
+		if i > 1 {
+			s = fmt.Sprintf("%s-%d", slug, i)
+		}
+		if existing, _ := r.find(s); existing == "" && !taken[s] && !layout.Reserved(s+".md") {
+			return s
+		}
 	}
-	w := Written{Slug: rel, Path: r.Place.Rel(r.abs(rel))}
-	if bytes.Equal(data, current) {
-		w.Skipped = SkipUpToDate
-		return w, nil
-	}
-	w.Result, err = r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: data}},
-		gitstore.CommitInfo{Action: "regenerate-index", Slug: rel})
-	return w, err
 }
 
 // StoreRel returns abs relative to the store root, slash-separated, or an

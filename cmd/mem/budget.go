@@ -179,6 +179,9 @@ func (c budgetCmd) fix(e *env) error {
 			continue
 		}
 		reportSkip(e, w.Skipped)
+		if len(w.Moved) > 0 {
+			fmt.Fprintf(e.stdout, "%s: its notes did not leave room for the memories; moved them into %d memories: %s\n", w.Path, len(w.Moved), strings.Join(w.Moved, ", "))
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return err
