@@ -35,6 +35,7 @@ type cli struct {
 	Show       showCmd       `cmd:"" help:"Print one memory."`
 	List       listCmd       `cmd:"" help:"List memories."`
 	Search     searchCmd     `cmd:"" help:"Search memories as the prompt hook would; prints nothing when nothing is relevant."`
+	Edit       editCmd       `cmd:"" help:"Edit a memory in $EDITOR and commit the result (checked as a new memory is)."`
 	Forget     forgetCmd     `cmd:"" help:"Mark a memory forgotten (the file stays; undo with mem undo)."`
 	Log        logCmd        `cmd:"" help:"Show mem's commits: the audit trail."`
 	Undo       undoCmd       `cmd:"" help:"Revert one mem commit."`

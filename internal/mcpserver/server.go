@@ -6,15 +6,16 @@
 //
 //	memory_store   content*, name, description, class, importance, tags
 //	context_query  query*, limit (default 3, at most 10)
+//	memory_update  slug*, content, name, description, class, importance, tags
 //	memory_forget  slug*
 //	memory_show    slug*
 //	memory_list    (none)
 //
 // Each tool is one call into package mem, with the same semantics as the
-// matching CLI command: a store or a forget is one git commit (Mem-Action:
-// store, Mem-Action: forget), and context_query is the prompt hook's search,
-// threshold included, so it returns nothing when no memory is relevant
-// enough. Every result carries structured content (the tool's output
+// matching CLI command: a store, an update (mem edit's counterpart) or a
+// forget is one git commit (Mem-Action: store, update, forget), and
+// context_query is the prompt hook's search, threshold included, so it
+// returns nothing when no memory is relevant enough. Every result carries structured content (the tool's output
 // schema) and a short text for clients that show only text.
 //
 // # Errors

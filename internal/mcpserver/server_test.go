@@ -156,6 +156,7 @@ func TestListTools(t *testing.T) {
 		"memory_store":  {"content"},
 		"context_query": {"query"},
 		"memory_forget": {"slug"},
+		"memory_update": {"slug"},
 		"memory_show":   {"slug"},
 		"memory_list":   nil,
 	}
@@ -333,6 +334,49 @@ func TestForget(t *testing.T) {
 	}
 	if res := call(t, cs, "memory_forget", map[string]any{"slug": "no-such-memory"}); !res.IsError || !strings.Contains(text(res), "memory_list") {
 		t.Errorf("forget missing = %v %q", res.IsError, text(res))
+	}
+}
+
+// TestUpdate: memory_update changes the fields it is given and keeps the
+// rest of the file, as one Mem-Action: update commit; what store would
+// refuse, update refuses too.
+func TestUpdate(t *testing.T) {
+	cs, dir := connect(t)
+	ok[written](t, cs, "memory_store", vat)
+	slug := "spanish-vat-rounds-per-line"
+	path := filepath.Join(dir, ".claude/agent-memory", slug+".md")
+	before := commits(t, dir)
+	w, txt := ok[written](t, cs, "memory_update", map[string]any{"slug": slug,
+		"content": "Round VAT per line; refunds are rounded the same way.", "tags": []string{"vat", "refunds"}, "importance": 8})
+	if !w.Committed || !strings.Contains(txt, "Updated "+slug) {
+		t.Errorf("update = %+v, %q", w, txt)
+	}
+	if commits(t, dir) != before+1 || !strings.Contains(git(t, dir, "log", "-1", "--format=%B"), "Mem-Action: update") {
+		t.Error("update did not make one Mem-Action: update commit")
+	}
+	file, _ := os.ReadFile(path)
+	for _, want := range []string{"name: Spanish VAT rounds per line", "class: gotcha", "importance: 8", "tags: [vat, refunds]", "refunds are rounded the same way", "modified: "} {
+		if !strings.Contains(string(file), want) {
+			t.Errorf("updated file lacks %q:\n%s", want, file)
+		}
+	}
+	if strings.Contains(string(file), "off by one cent") {
+		t.Errorf("the old body stayed:\n%s", file)
+	}
+	for _, bad := range []map[string]any{
+		{"slug": slug},
+		{"slug": slug, "importance": 0},
+		{"slug": slug, "class": "vibe"},
+		{"slug": slug, "content": "the prod admin password is Xq7p" + "L2vR9"},
+		{"slug": slug, "name": "red \x1b[31m"},
+		{"slug": "no-such-memory", "content": "x"},
+	} {
+		if res := call(t, cs, "memory_update", bad); !res.IsError {
+			t.Errorf("update %v was accepted: %s", bad, text(res))
+		}
+	}
+	if commits(t, dir) != before+1 {
+		t.Error("a refused update committed")
 	}
 }
 

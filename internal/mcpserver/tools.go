@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -26,6 +27,16 @@ type storeArgs struct {
 	Class       string   `json:"class,omitempty" jsonschema:"the kind of memory (default fact): rule (always or never do X), fact, event (what happened, when), gotcha (a trap and its way out), reference (where to find something), procedure (steps), preference (how the user wants things), decision (a choice and its reason)"`
 	Importance  int      `json:"importance,omitempty" jsonschema:"1-10: how much the next session loses if it does not see this (default 5)"`
 	Tags        []string `json:"tags,omitempty" jsonschema:"topic words, e.g. [\"checkout\", \"vat\"]"`
+}
+
+type updateArgs struct {
+	Slug        string    `json:"slug" jsonschema:"the memory's slug: its file name without .md, as memory_list and context_query show it"`
+	Content     *string   `json:"content,omitempty" jsonschema:"the memory's new content, in markdown, replacing the old body whole (read it first with memory_show)"`
+	Name        *string   `json:"name,omitempty" jsonschema:"a new title (the slug stays)"`
+	Description *string   `json:"description,omitempty" jsonschema:"a new one-line description; empty removes it"`
+	Class       *string   `json:"class,omitempty" jsonschema:"a new kind of memory"`
+	Importance  *int      `json:"importance,omitempty" jsonschema:"a new importance, 1-10"`
+	Tags        *[]string `json:"tags,omitempty" jsonschema:"the new topic words, replacing the old; [] removes them"`
 }
 
 // written is the outcome of a store or a forget.
@@ -83,6 +94,27 @@ func (s *server) register(srv *mcp.Server) {
 		p["importance"].Default = rawDefault(5)
 		p["tags"].Types, p["tags"].Type = nil, "array" // nulls are dropped before validation
 	}, s.store)
+
+	addTool(s, srv, &mcp.Tool{
+		Name: "memory_update",
+		Description: "Correct or extend a memory that is wrong, stale or incomplete, rather than storing a second one: " +
+			"give its slug and only the fields that change (content replaces the body whole; read it first with memory_show). " +
+			"Everything else in the file stays, and the change is one git commit that `mem undo` reverts.",
+		Annotations: &mcp.ToolAnnotations{Title: "Update a memory", DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: closed},
+	}, func(sc *jsonschema.Schema) {
+		p := sc.Properties
+		p["slug"].MinLength = ptr(1)
+		p["content"].MinLength = ptr(1)
+		p["name"].MinLength = ptr(1)
+		p["class"].Enum = anys(mem.Classes)
+		p["importance"].Minimum, p["importance"].Maximum = ptr(1.0), ptr(10.0)
+		for _, k := range []string{"content", "name", "description", "class", "importance", "tags"} {
+			p[k].Types = slices.DeleteFunc(p[k].Types, func(t string) bool { return t == "null" })
+			if len(p[k].Types) == 1 {
+				p[k].Type, p[k].Types = p[k].Types[0], nil
+			}
+		}
+	}, s.update)
 
 	addTool(s, srv, &mcp.Tool{
 		Name: "context_query",
@@ -146,6 +178,19 @@ func (s *server) store(ctx context.Context, a storeArgs) (written, string, error
 	}
 	out := writtenOf(w)
 	return out, "Stored " + w.Slug + " in " + w.Path + commitText(out), nil
+}
+
+func (s *server) update(ctx context.Context, a updateArgs) (written, string, error) {
+	u := mem.Update{Name: a.Name, Description: a.Description, Class: a.Class, Importance: a.Importance, Tags: a.Tags, Body: a.Content}
+	if u == (mem.Update{}) {
+		return written{}, "", errors.New("nothing to update: give content or a field to change (name, description, class, importance, tags)")
+	}
+	w, err := s.repo.Update(ctx, a.Slug, u)
+	if err != nil {
+		return written{}, "", slugError("update", a.Slug, err)
+	}
+	out := writtenOf(w)
+	return out, "Updated " + w.Slug + " in " + w.Path + commitText(out), nil
 }
 
 func (s *server) forget(ctx context.Context, a slugArgs) (written, string, error) {
