@@ -75,7 +75,7 @@ func (r *Repo) FixCatalog(ctx context.Context, rel string) (FixedCatalog, error)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return FixedCatalog{}, err
 	}
-	entries, err := r.catalogEntries(ctx)
+	entries, err := r.catalogEntriesLocked()
 	if err != nil {
 		return FixedCatalog{}, err
 	}
@@ -118,6 +118,26 @@ func (r *Repo) catalogEntries(ctx context.Context) ([]catalog.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.catalogOf(list), nil
+}
+
+// catalogEntriesLocked is catalogEntries for a caller that holds the
+// store's lock (List would wait for it to refresh the cache).
+func (r *Repo) catalogEntriesLocked() ([]catalog.Entry, error) {
+	ix, err := r.indexLocked()
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	list, _, err := r.listIndexed(ix)
+	if err != nil {
+		return nil, err
+	}
+	return r.catalogOf(list), nil
+}
+
+// catalogOf is list as a catalog lists it.
+func (r *Repo) catalogOf(list []Entry) []catalog.Entry {
 	prefix := r.Place.Rel(r.Place.Store) + "/"
 	entries := make([]catalog.Entry, 0, len(list))
 	for _, e := range list {
@@ -126,7 +146,7 @@ func (r *Repo) catalogEntries(ctx context.Context) ([]catalog.Entry, error) {
 			Class: e.Class, Importance: e.Importance, SupersededBy: e.SupersededBy,
 		})
 	}
-	return entries, nil
+	return entries
 }
 
 // movedNote is a catalog section made a memory.

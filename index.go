@@ -26,19 +26,27 @@ func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 	return r.indexer().Refresh()
 }
 
-// TryIndex is Index for a hook, which must never wait: when the cache is
-// stale and another process holds the store's lock it returns ErrBusy at
-// once. That holder is a writer or a refresh, which refreshes the cache
-// itself when it is done.
+// TryIndex is Index for a hook, which must never wait: when another
+// process holds the store's lock it returns ErrBusy at once. That holder is
+// a writer or a refresh, which refreshes the cache itself when it is done.
+// It follows the hook's cheap signals rather than statting every file
+// (indexer.Store.RefreshMarked): the store's directories and the files an
+// agent edited, named by the stale marker; every file when those say
+// nothing. The hook calls it only once its own quick check said stale.
 func (r *Repo) TryIndex(ctx context.Context) (*search.Index, error) {
-	if ix, ok := r.indexer().Cached(r.Now()); ok {
-		return ix, nil
-	}
 	unlock, err := r.tryLock(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	return r.indexer().RefreshMarked()
+}
+
+// indexLocked is Index for a caller that holds the store's lock.
+func (r *Repo) indexLocked() (*search.Index, error) {
+	if ix, ok := r.indexer().Cached(r.Now()); ok {
+		return ix, nil
+	}
 	return r.indexer().Refresh()
 }
 
@@ -70,8 +78,12 @@ func (r *Repo) indexer() indexer.Store {
 // A failure here must not fail the write (the cache rebuilds itself on the
 // next read), so it is only logged.
 func (r *Repo) refreshLocked() {
-	if _, err := r.indexer().Refresh(); err != nil {
+	ix, err := r.indexer().Refresh()
+	if err != nil {
 		r.logf("refresh index: %v", err)
+	}
+	if ix != nil {
+		ix.Close() // it maps the cache: a long-lived process must not keep each one
 	}
 }
 

@@ -5,15 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/internal/layout"
-	"github.com/mem-dev/mem/internal/text"
 	"io/fs"
 	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/secrets"
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
 

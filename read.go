@@ -2,7 +2,9 @@ package mem
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,13 +105,101 @@ func (r *Repo) showIndexed(ctx context.Context, slug string) ([]byte, string, bo
 	return nil, "", false, nil
 }
 
-// List returns every memory that is not forgotten, sorted by slug. A file
-// that does not parse is reported in bad and skipped.
+// List returns every memory of the store that is not forgotten, sorted by
+// slug, read from the search index (refreshed first when any file changed)
+// rather than from the files. A file that does not parse is listed as far
+// as it reads, with why, and reported in bad. A memory file the index holds
+// nothing for (a forgotten one) is read.
 func (r *Repo) List(ctx context.Context) (entries []Entry, bad []error, err error) {
-	return r.list(false)
+	ix, err := r.Index(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer ix.Close()
+	return r.listIndexed(ix)
 }
 
-// list returns the memories that are forgotten, or those that are not.
+// listIndexed is List from an index already fresh.
+func (r *Repo) listIndexed(ix *search.Index) (entries []Entry, bad []error, err error) {
+	docs := ix.Summaries()
+	if docs == nil && ix.Len() > 0 {
+		return r.list(false) // a damaged record: the files are the truth
+	}
+	indexed := map[string]bool{} // slugs: unique in the store
+	for _, d := range docs {
+		if d.Store != search.StoreProject || d.Line > 0 {
+			continue
+		}
+		indexed[d.Slug] = true
+		if d.Broken != "" {
+			bad = append(bad, errors.New(d.Broken))
+		}
+		entries = append(entries, Entry{
+			Broken: d.Broken, Slug: d.Slug, Path: d.Path, Name: d.Name, Description: d.Description, Class: d.Class,
+			Importance: d.Importance, Modified: d.Modified, Tags: d.Tags, SupersededBy: d.SupersededBy, Unverified: d.Unverified,
+		})
+	}
+	prefix := r.Place.Store + string(filepath.Separator)
+	for _, st := range ix.Sources() {
+		rel, ok := strings.CutPrefix(st.Path, prefix)
+		if st.Kind != search.SourceFile || !ok {
+			continue
+		}
+		if rel = filepath.ToSlash(rel); !layout.IsMemory(rel) || indexed[layout.Slug(rel)] {
+			continue
+		}
+		e, err := r.entry(rel)
+		if err != nil {
+			bad = append(bad, err)
+		}
+		if e != nil && !e.forgotten {
+			entries = append(entries, e.Entry)
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Slug < entries[j].Slug })
+	return entries, bad, nil
+}
+
+// listed is a memory file as list reads it.
+type listed struct {
+	Entry
+	forgotten bool
+}
+
+// entry reads the memory file rel, as far as it reads: a file that does not
+// parse is listed with why (Entry.Broken), and the error says it too. nil
+// when the file is gone.
+func (r *Repo) entry(rel string) (*listed, error) {
+	data, err := r.files.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := mdparse.Salvage(r.Place.Rel(r.abs(rel)), data)
+	broken := ""
+	if err != nil {
+		broken = err.Error()
+	}
+	return &listed{Entry: Entry{
+		Broken:       broken,
+		Slug:         layout.Slug(rel),
+		Path:         r.Place.Rel(r.abs(rel)),
+		Name:         m.Name,
+		Description:  m.Description,
+		Class:        m.EffectiveClass(),
+		Importance:   m.Importance,
+		Modified:     m.Modified,
+		Tags:         m.Tags,
+		SupersededBy: m.SupersededBy,
+		Unverified:   m.Unverified,
+	}, forgotten: m.Status == mdparse.StatusForgotten}, err
+}
+
+// list reads the memories that are forgotten, or those that are not, from
+// the files. A file that does not parse is listed as far as it reads, and
+// reported in bad.
 func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 	files, err := r.files.Walk()
 	if err != nil {
@@ -119,34 +209,13 @@ func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 		if !layout.IsMemory(rel) {
 			continue
 		}
-		data, err := r.files.ReadFile(rel)
+		e, err := r.entry(rel)
 		if err != nil {
 			bad = append(bad, err)
-			continue
 		}
-		// A file that does not parse is listed as far as it reads, with why.
-		m, err := mdparse.Salvage(r.Place.Rel(r.abs(rel)), data)
-		broken := ""
-		if err != nil {
-			bad = append(bad, err)
-			broken = err.Error()
+		if e != nil && e.forgotten == forgotten {
+			entries = append(entries, e.Entry)
 		}
-		if (m.Status == mdparse.StatusForgotten) != forgotten {
-			continue
-		}
-		entries = append(entries, Entry{
-			Broken:       broken,
-			Slug:         layout.Slug(rel),
-			Path:         r.Place.Rel(r.abs(rel)),
-			Name:         m.Name,
-			Description:  m.Description,
-			Class:        m.EffectiveClass(),
-			Importance:   m.Importance,
-			Modified:     m.Modified,
-			Tags:         m.Tags,
-			SupersededBy: m.SupersededBy,
-			Unverified:   m.Unverified,
-		})
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Slug < entries[j].Slug })
 	return entries, bad, nil

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -46,26 +47,38 @@ const (
 
 // assemble writes the header and the sections, each aligned to 8 bytes.
 func assemble(secs [numSections][]byte) []byte {
-	size := headerSize
-	for _, s := range secs {
-		size = align8(size) + len(s)
+	var sums [numSections]uint32
+	for i, s := range secs {
+		sums[i] = checksum(s)
 	}
-	data := make([]byte, size)
-	copy(data, magic)
-	binary.LittleEndian.PutUint32(data[8:], version)
-	binary.LittleEndian.PutUint32(data[12:], numSections)
+	return bytes.Join(frame(secs, sums), nil)
+}
+
+// frame lays out a cache file as parts to write in order: the header (for
+// sections whose checksums are sums), then each section after the padding
+// that aligns it to 8 bytes.
+func frame(secs [numSections][]byte, sums [numSections]uint32) [][]byte {
+	header := make([]byte, headerSize)
+	copy(header, magic)
+	binary.LittleEndian.PutUint32(header[8:], version)
+	binary.LittleEndian.PutUint32(header[12:], numSections)
+	parts := [][]byte{header}
+	var zeros [8]byte
 	off := headerSize
 	for i, s := range secs {
+		if pad := align8(off) - off; pad > 0 {
+			parts = append(parts, zeros[:pad])
+		}
 		off = align8(off)
-		copy(data[off:], s)
-		e := data[16+i*secEntrySize:]
+		e := header[16+i*secEntrySize:]
 		binary.LittleEndian.PutUint64(e[0:], uint64(off))
 		binary.LittleEndian.PutUint64(e[8:], uint64(len(s)))
-		binary.LittleEndian.PutUint32(e[16:], checksum(s))
+		binary.LittleEndian.PutUint32(e[16:], sums[i])
+		parts = append(parts, s)
 		off += len(s)
 	}
-	binary.LittleEndian.PutUint32(data[headerSize-4:], checksum(data[:headerSize-4]))
-	return data
+	binary.LittleEndian.PutUint32(header[headerSize-4:], checksum(header[:headerSize-4]))
+	return parts
 }
 
 func align8(n int) int { return (n + 7) &^ 7 }
@@ -179,7 +192,15 @@ func Open(path string) (*Index, error) {
 func (ix *Index) WriteFile(path string, sources []Source) error {
 	secs := ix.sec
 	secs[secSources] = appendSources(nil, sources)
-	return atomicfile.Write(path, assemble(secs), 0o600)
+	// The other sections are written as they are, with the checksums
+	// their header gives (damage stays detectable): a refresh writes a
+	// large cache without joining it in memory or hashing it again.
+	var sums [numSections]uint32
+	for i := range numSections {
+		sums[i] = binary.LittleEndian.Uint32(ix.data[16+i*secEntrySize+16:])
+	}
+	sums[secSources] = checksum(secs[secSources])
+	return atomicfile.WriteParts(path, 0o600, frame(secs, sums)...)
 }
 
 // Sources returns the stamps stored by WriteFile, all decoded (nil for a
@@ -316,11 +337,23 @@ func (r *reader) byte() byte {
 	return c
 }
 
-func decodeDoc(rec []byte) (Doc, bool) {
+func decodeDoc(rec []byte) (Doc, bool) { return decodeRecord(rec, true) }
+
+// decodeSummary decodes a record but its body, which it skips.
+func decodeSummary(rec []byte) (Doc, bool) { return decodeRecord(rec, false) }
+
+func decodeRecord(rec []byte, body bool) (Doc, bool) {
 	r := reader{b: rec, ok: true}
 	var d Doc
-	for _, p := range [...]*string{&d.Slug, &d.Path, &d.Store, &d.Name, &d.Description, &d.Class, &d.SupersededBy, &d.Body} {
+	for _, p := range [...]*string{&d.Slug, &d.Path, &d.Store, &d.Name, &d.Description, &d.Class, &d.SupersededBy} {
 		*p = r.str()
+	}
+	if body {
+		d.Body = r.str()
+	} else if n := r.uvarint(); n <= uint64(len(r.b)) {
+		r.b = r.b[n:]
+	} else {
+		r.ok, r.b = false, nil
 	}
 	d.Importance = int(r.varint())
 	if mod := r.varint(); mod != math.MinInt64 {

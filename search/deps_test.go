@@ -7,7 +7,8 @@ import (
 )
 
 // The prompt path links search and eval: they must import only the standard
-// library, each other, internal/atomicfile, internal/class and internal/document.
+// library, each other, internal/atomicfile, internal/class, internal/document and
+// internal/rawfile.
 func TestStdlibOnly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping go list in -short mode")
@@ -20,7 +21,8 @@ func TestStdlibOnly(t *testing.T) {
 		first, _, _ := strings.Cut(p, "/")
 		if strings.Contains(first, ".") && p != "github.com/mem-dev/mem/search" && p != "github.com/mem-dev/mem/internal/eval" &&
 			p != "github.com/mem-dev/mem/internal/atomicfile" && p != "github.com/mem-dev/mem/internal/class" &&
-			p != "github.com/mem-dev/mem/internal/document" {
+			p != "github.com/mem-dev/mem/internal/document" &&
+			p != "github.com/mem-dev/mem/internal/rawfile" {
 			t.Errorf("search/eval depend on %s", p)
 		}
 	}

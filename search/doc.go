@@ -102,9 +102,9 @@
 // directory it was built from (Source). CheckFresh compares them without
 // opening the repository or parsing anything: the prompt hook checks one
 // stat per directory (adds, deletes, renames, saves by rename, and git's
-// checkouts and pulls), the stale marker the PostToolUse hook drops when an
-// agent edits a store file in place, and a rotating slice of the files;
-// every other command checks every file (fresh.go).
+// checkouts and pulls), the files named by the stale marker the PostToolUse
+// hook drops when an agent edits a store file in place, and a rotating
+// slice of the files; every other command checks every file (fresh.go).
 //
 // # Cache format
 //

@@ -9,14 +9,22 @@ package search
 // renames, editors that save by rename, and git itself (checkout, pull,
 // merge and reset replace a file by unlink and create, which moves its
 // directory's mtime); the stale marker that the PostToolUse hook drops when
-// an agent edits a store file in place; and a rotating slice of file stats,
+// an agent edits a store file in place, naming the file, which alone is
+// statted then; and a rotating slice of file stats,
 // so an in-place edit nobody announced is noticed within a few prompts.
 // Every non-hook mem command runs a full check.
 
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // SourceKind says what a stamped path is.
@@ -52,18 +60,52 @@ func (s Source) changed() bool {
 }
 
 // StaleMarker is the file, in the cache directory, whose presence says
-// "something edited the store; check every file before trusting the cache".
+// "something edited the store; check before trusting the cache". It names
+// the files edited, one absolute path a line; a marker that names none (an
+// older mem's) or more than maxMarked means "check every file".
 const StaleMarker = "stale"
 
-// Mark drops the stale marker; the PostToolUse hook calls it.
-func MarkStale(cacheDir string) error {
+// maxMarked is how many edited files a marker names before it stands for
+// "check every file": past it, statting every file is as cheap as reading
+// the list.
+const maxMarked = 256
+
+// MarkStale drops the stale marker, naming path, the file an agent edited;
+// the PostToolUse hook calls it.
+func MarkStale(cacheDir, path string) error {
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(cacheDir, StaleMarker), nil, 0o644)
+	f, err := os.OpenFile(filepath.Join(cacheDir, StaleMarker), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(path + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
-// Clear removes the stale marker after a refresh.
+// Marked reports whether the stale marker is set and which files it names:
+// marked with no paths means any file may have changed.
+func Marked(cacheDir string) (paths []string, marked bool) {
+	data, err := rawfile.ReadFile(filepath.Join(cacheDir, StaleMarker))
+	if err != nil {
+		return nil, false
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if line != "" && !slices.Contains(paths, line) {
+			paths = append(paths, line)
+		}
+		if len(paths) > maxMarked {
+			return nil, true
+		}
+	}
+	return paths, true
+}
+
+// ClearStale removes the stale marker after a refresh.
 func ClearStale(cacheDir string) { os.Remove(filepath.Join(cacheDir, StaleMarker)) }
 
 // statSlice is how many file stamps a quick check stats per call.
@@ -87,10 +129,10 @@ type Stamps interface {
 	File(i int) Source
 }
 
-// Check compares stamps with the filesystem. A quick check (full false)
-// follows the cheap signals in the package comment and checks every file
-// when the marker says an agent edited the store; a full check stats
-// everything.
+// CheckFresh compares stamps with the filesystem. A quick check (full
+// false) follows the cheap signals in the package comment: the directories,
+// the files the stale marker names (every file when it names none) and a
+// rotating slice of the rest; a full check stats everything.
 func CheckFresh(stamps Stamps, cacheDir string, now time.Time, full bool) Freshness {
 	for _, s := range stamps.Dirs() {
 		if s.changed() {
@@ -98,18 +140,29 @@ func CheckFresh(stamps Stamps, cacheDir string, now time.Time, full bool) Freshn
 		}
 	}
 	n := stamps.Files()
-	_, err := os.Stat(filepath.Join(cacheDir, StaleMarker))
-	marked := err == nil
-	if full || marked || n <= statSlice {
-		for i := range n {
-			if stamps.File(i).changed() {
-				return Stale
-			}
+	named, marked := Marked(cacheDir)
+	if full || marked && named == nil || n <= statSlice {
+		if anyChanged(stamps, n) {
+			return Stale
 		}
 		if marked {
 			return ClearMarker
 		}
 		return Fresh
+	}
+	if marked {
+		found := 0
+		for i := range n {
+			if s := stamps.File(i); slices.Contains(named, s.Path) {
+				if s.changed() {
+					return Stale
+				}
+				found++
+			}
+		}
+		if found < len(named) {
+			return Stale // a file the cache does not know (its directory's stamp should have said so)
+		}
 	}
 	// A rotating window over the files, chosen by the clock so no state
 	// needs writing on the prompt path.
@@ -119,5 +172,68 @@ func CheckFresh(stamps Stamps, cacheDir string, now time.Time, full bool) Freshn
 			return Stale
 		}
 	}
+	if marked {
+		return ClearMarker
+	}
 	return Fresh
+}
+
+// anyChanged reports whether any of the n file stamps changed, statting
+// them in parallel when there are many: a stat is a system call, so the
+// cores share a large store's check.
+func anyChanged(stamps Stamps, n int) bool {
+	var changed atomic.Bool
+	inParallel(n, func(lo, hi int) {
+		for i := lo; i < hi && !changed.Load(); i++ {
+			if stamps.File(i).changed() {
+				changed.Store(true)
+			}
+		}
+	})
+	return changed.Load()
+}
+
+// Restat stats again the file stamps among stamps that keep accepts (all
+// when keep is nil), in parallel when there are many, writes the new stamps
+// of those that changed in place and returns their indexes, in order.
+func Restat(stamps []Source, keep func(Source) bool) []int {
+	var mu sync.Mutex
+	var out []int
+	inParallel(len(stamps), func(lo, hi int) {
+		var mine []int
+		for i := lo; i < hi; i++ {
+			st := stamps[i]
+			if st.Kind != SourceFile || keep != nil && !keep(st) {
+				continue
+			}
+			if now := Stat(st.Path, SourceFile); now != st {
+				stamps[i] = now
+				mine = append(mine, i)
+			}
+		}
+		mu.Lock()
+		out = append(out, mine...)
+		mu.Unlock()
+	})
+	slices.Sort(out)
+	return out
+}
+
+// parallelMin is how many stats make it worth splitting them across cores.
+const parallelMin = 512
+
+// inParallel calls fn over [0, n) split into one range per core when n is
+// large, else once.
+func inParallel(n int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), 8, n/parallelMin)
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Go(func() { fn(lo, hi) })
+	}
+	wg.Wait()
 }

@@ -27,7 +27,6 @@ func stampedStore(t *testing.T, n int) (string, []Source) {
 }
 
 func TestCheck(t *testing.T) {
-	now := time.Now()
 	tests := []struct {
 		name  string
 		files int
@@ -42,16 +41,28 @@ func TestCheck(t *testing.T) {
 		{"large store edited in place, full check", 200, func(t *testing.T, dir, _ string) { write(t, filepath.Join(dir, "m150.md")) }, true, Stale},
 		{"large store edited in place, marker set", 200, func(t *testing.T, dir, cache string) {
 			write(t, filepath.Join(dir, "m150.md"))
-			MarkStale(cache)
+			MarkStale(cache, filepath.Join(dir, "m150.md"))
 		}, false, Stale},
-		{"marker set, nothing changed", 200, func(t *testing.T, _, cache string) { MarkStale(cache) }, false, ClearMarker},
+		{"marker set, nothing changed", 200, func(t *testing.T, dir, cache string) { MarkStale(cache, filepath.Join(dir, "m150.md")) }, false, ClearMarker},
+		// The marker names what the agent edited: another file's unannounced
+		// edit waits for the rotating slice (this check's slice starts at 0).
+		{"marker names another file", 200, func(t *testing.T, dir, cache string) {
+			write(t, filepath.Join(dir, "m150.md"))
+			MarkStale(cache, filepath.Join(dir, "m010.md"))
+		}, false, ClearMarker},
+		// A marker that names nothing (an older mem's) checks every file.
+		{"marker names nothing", 200, func(t *testing.T, dir, cache string) {
+			write(t, filepath.Join(dir, "m150.md"))
+			os.WriteFile(filepath.Join(cache, StaleMarker), nil, 0o644)
+		}, false, Stale},
+		{"marker names a file the cache lacks", 200, func(t *testing.T, dir, cache string) { MarkStale(cache, filepath.Join(dir, "zz.md")) }, false, Stale},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, stamps := stampedStore(t, tt.files)
 			cache := t.TempDir()
 			tt.touch(t, dir, cache)
-			if got := CheckFresh(newStampList(stamps), cache, now, tt.full); got != tt.want {
+			if got := CheckFresh(newStampList(stamps), cache, time.UnixMilli(0), tt.full); got != tt.want {
 				t.Errorf("Check = %v, want %v", got, tt.want)
 			}
 		})

@@ -308,24 +308,7 @@ func (b *builder) encode() []byte {
 		binary.LittleEndian.PutUint32(e[4:], uint32(len(t)))
 		strs = append(strs, t...)
 		start := len(post)
-		last := uint32(0)
-		for j, doc := range pb.docs {
-			post = binary.AppendUvarint(post, uint64(doc-last))
-			last = doc
-			tf := pb.tfs[j*numFields : (j+1)*numFields]
-			var mask byte
-			for f, c := range tf {
-				if c > 0 {
-					mask |= 1 << f
-				}
-			}
-			post = append(post, mask)
-			for _, c := range tf {
-				if c > 0 {
-					post = append(post, c)
-				}
-			}
-		}
+		post = appendPostings(post, pb.docs, pb.tfs)
 		binary.LittleEndian.PutUint32(e[8:], uint32(len(pb.docs)))
 		binary.LittleEndian.PutUint32(e[12:], uint32(start))
 		binary.LittleEndian.PutUint32(e[16:], uint32(len(post)-start))

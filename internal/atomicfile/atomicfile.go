@@ -19,15 +19,21 @@ import (
 // umask does not apply), synced. The directory must exist. On error the
 // target is untouched and no temporary file is left.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	return write(path, data, perm, true)
+	return write(path, [][]byte{data}, perm, true)
+}
+
+// WriteParts replaces path as Write does with the concatenation of parts,
+// without first joining them in memory.
+func WriteParts(path string, perm fs.FileMode, parts ...[]byte) error {
+	return write(path, parts, perm, true)
 }
 
 // WriteUnsynced replaces path with data as Write does, without syncing.
 func WriteUnsynced(path string, data []byte, perm fs.FileMode) error {
-	return write(path, data, perm, false)
+	return write(path, [][]byte{data}, perm, false)
 }
 
-func write(path string, data []byte, perm fs.FileMode, sync bool) (err error) {
+func write(path string, parts [][]byte, perm fs.FileMode, sync bool) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -39,8 +45,10 @@ func write(path string, data []byte, perm fs.FileMode, sync bool) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
-		return err
+	for _, p := range parts {
+		if _, err = f.Write(p); err != nil {
+			return err
+		}
 	}
 	if err = f.Chmod(perm); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/mem-dev/mem/internal/locate"
@@ -35,48 +36,172 @@ func (s Store) Cached(now time.Time) (*search.Index, bool) {
 }
 
 // Refresh brings the cache up to date and returns the index; the caller
-// holds the store's lock. Only the files whose stamps changed are parsed,
-// and the old cache's postings are carried over for the rest
-// (search.Update); a missing or damaged cache is rebuilt from every file.
+// holds the store's lock. It stats every file the cache was built from
+// (the full check); RefreshMarked is the hook's cheaper one.
 func (s Store) Refresh() (*search.Index, error) { return s.refresh(false) }
 
-// refresh is Refresh, from every file when all is set.
-func (s Store) refresh(all bool) (*search.Index, error) {
+// RefreshMarked refreshes the cache as Refresh does, statting only the
+// store's directories and the files the stale marker names (those an agent
+// edited) when one of those changed: the refresh the prompt hook asks for
+// after its own quick check. Without such a marker, or when none of the
+// files it names changed (the hook's rotating slice found something else),
+// it checks every file.
+func (s Store) RefreshMarked() (*search.Index, error) { return s.refresh(true) }
+
+// refresh brings the cache up to date. When no directory changed, the files
+// are those the cache was built from, and only those whose stamps changed
+// are parsed; when one did, the stores are listed again and compared with
+// the stamps. Either way the changes go in with search.Replace: an edited
+// memory's postings are rewritten and every other list copied. A missing or
+// damaged cache is rebuilt from every file.
+func (s Store) refresh(marked bool) (*search.Index, error) {
 	path := s.Place.IndexPath() // reads Claude Code's settings: once
-	var old *search.Index
-	if !all {
-		old, _ = search.Open(path)
+	old, err := search.Open(path)
+	if err != nil {
+		return s.rebuild(path)
 	}
-	oldStamps := map[string]search.Source{}
-	if old != nil {
-		defer old.Close()
-		for _, src := range old.Sources() {
-			oldStamps[src.Path] = src
+	defer old.Close()
+	stamps := old.Sources()
+	dirs := len(stamps) == 0 // a cache without stamps: list the stores
+	for _, st := range stamps {
+		if st.Kind == search.SourceDir && search.Stat(st.Path, search.SourceDir) != st {
+			dirs = true
+			break
 		}
 	}
+	var changed []Source
+	var gone []string // shown paths of files no longer there
+	var cur []search.Source
+	if dirs {
+		files, now, err := s.Sources()
+		if err != nil {
+			return nil, err
+		}
+		before := make(map[string]search.Source, len(stamps))
+		for _, st := range stamps {
+			before[st.Path] = st
+		}
+		present := make(map[string]bool, len(files))
+		for _, f := range files {
+			present[f.Abs] = true
+			if prev, ok := before[f.Abs]; !ok || prev != f.Stamp {
+				changed = append(changed, f)
+			}
+		}
+		for _, st := range stamps {
+			if st.Kind == search.SourceFile && !present[st.Path] {
+				f, ok := s.sourceOf(st.Path)
+				if !ok {
+					return s.rebuild(path)
+				}
+				gone = append(gone, f.Shown)
+			}
+		}
+		cur = now
+	} else {
+		cur = slices.Clone(stamps)
+		var ok bool
+		if changed, ok = s.restat(cur, marked); !ok {
+			return s.rebuild(path)
+		}
+	}
+	if len(changed) == 0 && len(gone) == 0 {
+		search.ClearStale(s.Place.CacheDir())
+		return search.Open(path) // the caller's own mapping: old is closed on return
+	}
+	paths := gone
+	for _, f := range changed {
+		paths = append(paths, f.Shown)
+	}
+	ix, err := search.Replace(old, paths, s.Parse(changed))
+	if err != nil {
+		return s.rebuild(path)
+	}
+	return s.write(path, ix, cur)
+}
+
+// restat stats the file stamps in cur and updates those that changed,
+// returning the files: only those the stale marker names when marked and
+// one of them changed, else every file. It reports false when a changed
+// file is in none of the stores (the cache names files it should not).
+func (s Store) restat(cur []search.Source, marked bool) ([]Source, bool) {
+	var named []string
+	if marked {
+		named, _ = search.Marked(s.Place.CacheDir())
+	}
+	var changed []Source
+	pass := func(keep func(search.Source) bool) bool {
+		for _, i := range search.Restat(cur, keep) {
+			f, ok := s.sourceOf(cur[i].Path)
+			if !ok {
+				return false
+			}
+			f.Stamp = cur[i]
+			changed = append(changed, f)
+		}
+		return true
+	}
+	if named != nil {
+		if !pass(func(st search.Source) bool { return slices.Contains(named, st.Path) }) {
+			return nil, false
+		}
+		if len(changed) > 0 {
+			return changed, true
+		}
+	}
+	return changed, pass(nil)
+}
+
+// sourceOf is the source of the file at abs, as Sources lists it, from the
+// store its path lies in; false when it lies in none.
+func (s Store) sourceOf(abs string) (Source, bool) {
+	in := func(root string) (string, bool) {
+		if root == "" || !locate.Within(root, abs) || abs == root {
+			return "", false
+		}
+		rel, err := filepath.Rel(root, abs)
+		return filepath.ToSlash(rel), err == nil
+	}
+	f := Source{Abs: abs, Stamp: search.Stat(abs, search.SourceFile)}
+	var ok bool
+	if f.Rel, ok = in(s.Place.Store); ok {
+		f.Shown, f.Store = s.Place.Rel(abs), search.StoreProject
+		return f, true
+	}
+	if dir, _ := locate.PersonalStore(s.Place.MainWorkTree()); s.Place.WorkTree != "" {
+		if f.Rel, ok = in(dir); ok && filepath.Dir(abs) == dir {
+			f.Shown, f.Store = locate.ShortHome(abs), search.StorePersonal
+			return f, true
+		}
+	}
+	if f.Rel, ok = in(s.Place.Local()); ok {
+		f.Shown, f.Store = s.Place.Rel(abs), search.StoreLocal
+		return f, true
+	}
+	if f.Rel, ok = in(locate.UserAgents()); ok {
+		f.Shown, f.Store = locate.ShortHome(abs), search.StoreUser
+		return f, true
+	}
+	return Source{}, false
+}
+
+// rebuild builds the cache from every file. A cache built from nothing is
+// often a repository that moved or a store that was deleted: their caches
+// would stay forever, so the others are pruned.
+func (s Store) rebuild(path string) (*search.Index, error) {
 	files, stamps, err := s.Sources()
 	if err != nil {
 		return nil, err
 	}
-	var ix *search.Index
-	if old != nil {
-		unchanged := map[string]bool{}
-		var changed []Source
-		for _, f := range files {
-			if prev, ok := oldStamps[f.Abs]; ok && prev == f.Stamp {
-				unchanged[f.Shown] = true
-			} else {
-				changed = append(changed, f)
-			}
-		}
-		ix, _ = search.Update(old, func(path string) bool { return unchanged[path] }, s.Parse(changed))
-	}
-	if ix == nil {
-		ix = search.Build(s.Parse(files))
-		// A cache built from nothing is often a repository that moved or a
-		// store that was deleted: their caches would stay forever.
-		s.prune(path)
-	}
+	ix := search.Build(s.Parse(files))
+	s.prune(path)
+	return s.write(path, ix, stamps)
+}
+
+// write writes ix with its stamps, clears the stale marker and returns the
+// cache as written, stamps included. When the cache cannot be written, ix
+// comes back with the error: a search can still use it.
+func (s Store) write(path string, ix *search.Index, stamps []search.Source) (*search.Index, error) {
 	if err := os.MkdirAll(s.Place.CacheDir(), 0o755); err != nil {
 		return ix, fmt.Errorf("create cache dir: %w", err)
 	}
@@ -84,13 +209,17 @@ func (s Store) refresh(all bool) (*search.Index, error) {
 		return ix, fmt.Errorf("write index: %w", err)
 	}
 	search.ClearStale(s.Place.CacheDir())
+	if written, err := search.Open(path); err == nil {
+		return written, nil
+	}
 	return ix, nil
 }
 
 // Rebuild parses every file again and rewrites the cache; the caller holds
-// the store's lock. The old cache stays in place until the new one
-// replaces it, so that a hook meanwhile answers from it.
-func (s Store) Rebuild() (*search.Index, error) { return s.refresh(true) }
+// the store's lock.
+func (s Store) Rebuild() (*search.Index, error) {
+	return s.rebuild(s.Place.IndexPath())
+}
 
 // prune removes the other caches in the cache directory that nobody will
 // read again: those whose directories are all gone, the user scope's aside

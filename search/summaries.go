@@ -1,0 +1,21 @@
+package search
+
+// Summaries returns every document as Docs does but without its body, the
+// bulk of a record: what a listing of the memories reads. If a record is
+// corrupt it returns nil and Err reports ErrCorrupt.
+func (ix *Index) Summaries() []Doc {
+	docs := make([]Doc, 0, ix.nDocs)
+	for id := range ix.nDocs {
+		rec, ok := ix.record(id)
+		if !ok {
+			return nil
+		}
+		d, ok := decodeSummary(rec)
+		if !ok {
+			ix.corrupt.Store(true)
+			return nil
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
