@@ -10,6 +10,7 @@ type mcpCmd struct{}
 // Run serves MCP over stdin/stdout until the client hangs up; stdout
 // carries only the protocol.
 func (mcpCmd) Run(e *env) error {
+	longLived()
 	r, err := e.open()
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ type serveCmd struct {
 
 // Run serves the store's page until Ctrl-C.
 func (c serveCmd) Run(e *env) error {
+	longLived()
 	r, err := e.open()
 	if err != nil {
 		return err
