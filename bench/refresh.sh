@@ -82,7 +82,7 @@ if [ -n "$BASE" ]; then
   printf '{"session_id":"bench","cwd":"%s","hook_event_name":"UserPromptSubmit","prompt":"the %s thing keeps failing again, can you check it?"}' "$R" "$name" >"$TMP/prompt.json"
   printf '{"session_id":"bench","cwd":"%s","hook_event_name":"UserPromptSubmit","prompt":"the %s thing keeps failing again, can you check it?"}' "$RB" "$name" >"$TMP/prompt-base.json"
   "$OLDMEM" -C "$RB" index --quiet
-  "$ALTERNATE" -rounds "$RUNS" "base=$TMP/prompt-base.json=$OLDHOOK" prompt "new=$TMP/prompt.json=$HOOK" prompt | tee "$OUT/refresh-hook-$N.txt"
+  "$ALTERNATE" -rounds "$RUNS" "base=$TMP/prompt-base.json=$OLDHOOK prompt" "new=$TMP/prompt.json=$HOOK prompt" | tee "$OUT/refresh-hook-$N.txt"
 fi
 
 log "summary (medians, ms)"
