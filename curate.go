@@ -112,10 +112,17 @@ func (r *Repo) supersede(ctx context.Context, mems map[string]*mdparse.Memory, p
 // profile line or a rule. Without a model it queues nothing and says so in
 // the log, since a shared word is not a tension.
 func (r *Repo) checkBoundaries(ctx context.Context, mems []curator.Memory, o CurateOptions, res *curator.Result) error {
+	// Both profiles are read against the memories: the person's and, when
+	// the team keeps one, the team's.
 	p, err := r.Profile(ctx)
 	if err != nil {
 		return err
 	}
+	team, err := r.ProfileIn(ctx, TeamProfile)
+	if err != nil {
+		return err
+	}
+	p.Lines = append(p.Lines, team.Lines...)
 	rules := curator.BoundaryRules(p, r.Place.WorkTree)
 	if o.Model == nil {
 		if len(rules) > 0 {

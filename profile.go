@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/layout"
+	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
@@ -34,9 +36,90 @@ type ProfileChange struct {
 	gitstore.Result
 }
 
-// Profile reads the store's profile; a store without one has an empty one.
+// ProfileScope says whose profile a call reads or writes.
+//
+// The profile says who a person is and how they like to work ("call me
+// Sam"), so it is personal: kept where Claude Code keeps a person's own
+// memory, its user scope (<Claude dir>/agent-memory/mem/PROFILE.md, beside
+// the subagents' user memories), never in a repository the team clones. A
+// team that wants a profile for everyone (house rules of the team) asks for
+// one: the store's PROFILE.md, committed like a memory.
+type ProfileScope int
+
+const (
+	// PersonalProfile is the person's own profile: the default.
+	PersonalProfile ProfileScope = iota
+	// TeamProfile is the store's PROFILE.md, committed and shared.
+	TeamProfile
+)
+
+func (s ProfileScope) String() string {
+	if s == TeamProfile {
+		return "team"
+	}
+	return "personal"
+}
+
+// PersonalProfileDir is where the personal profile lives (and the memories
+// its demoted lines become): mem's directory in Claude Code's user scope;
+// "" when there is no Claude directory to name.
+func PersonalProfileDir() string {
+	if dir := locate.UserAgents(); dir != "" {
+		return filepath.Join(dir, "mem")
+	}
+	return ""
+}
+
+// profileFiles returns the files of a profile's scope: the store for the
+// team's, mem's user-scope directory for the person's. The person's is in
+// no repository: its writes are written, atomically and under its own
+// lock, and not committed; like every write they pass the secret scan.
+func (r *Repo) profileFiles(scope ProfileScope) (*gitstore.Store, error) {
+	if scope == TeamProfile {
+		return r.files, nil
+	}
+	dir := PersonalProfileDir()
+	if dir == "" {
+		return nil, errors.New("no Claude Code directory for a personal profile (set HOME or CLAUDE_CONFIG_DIR)")
+	}
+	s, err := gitstore.Open(locate.Place{Store: dir})
+	if err != nil {
+		return nil, err
+	}
+	s.Check = func(name string, data []byte) error {
+		if name == "" {
+			return nil // no commit, no message
+		}
+		return secrets.Check(locate.ShortHome(filepath.Join(dir, filepath.FromSlash(name))), string(data))
+	}
+	return s, nil
+}
+
+// ProfileFile is the file of a profile's scope, as a person reads its path.
+func (r *Repo) ProfileFile(scope ProfileScope) string {
+	if scope == TeamProfile {
+		return r.Place.Rel(r.abs(profile.FileName))
+	}
+	return locate.ShortHome(filepath.Join(PersonalProfileDir(), profile.FileName))
+}
+
+// Profile reads the person's profile (PersonalProfile); none is an empty
+// one.
 func (r *Repo) Profile(ctx context.Context) (profile.Profile, error) {
-	data, err := r.files.ReadFile(profile.FileName)
+	return r.ProfileIn(ctx, PersonalProfile)
+}
+
+// ProfileIn reads the profile of scope; none is an empty one.
+func (r *Repo) ProfileIn(ctx context.Context, scope ProfileScope) (profile.Profile, error) {
+	files, err := r.profileFiles(scope)
+	if err != nil {
+		return profile.Profile{}, err
+	}
+	return readProfile(files)
+}
+
+func readProfile(files *gitstore.Store) (profile.Profile, error) {
+	data, err := files.ReadFile(profile.FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return profile.Profile{}, nil
 	}
@@ -51,7 +134,7 @@ func (r *Repo) Profile(ctx context.Context) (profile.Profile, error) {
 // one) becomes an ordinary memory of class preference, in the same commit
 // (Mem-Action: demote), so nothing is lost. Said, Importance and Added
 // default to inferred, profile.DefaultImportance and today.
-func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (ProfileChange, error) {
+func (r *Repo) ProfileAdd(ctx context.Context, scope ProfileScope, l profile.Line, cap int) (ProfileChange, error) {
 	if err := profile.Check(l.Text); err != nil {
 		return ProfileChange{}, err
 	}
@@ -72,13 +155,16 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 	if l.Added.IsZero() {
 		l.Added = now.Truncate(24 * time.Hour)
 	}
-
-	unlock, err := r.lock(ctx)
+	files, err := r.profileFiles(scope)
+	if err != nil {
+		return ProfileChange{}, err
+	}
+	unlock, err := r.lockFiles(ctx, files)
 	if err != nil {
 		return ProfileChange{}, err
 	}
 	defer unlock()
-	p, err := r.Profile(ctx)
+	p, err := readProfile(files)
 	if err != nil {
 		return ProfileChange{}, err
 	}
@@ -100,30 +186,50 @@ func (r *Repo) ProfileAdd(ctx context.Context, l profile.Line, cap int) (Profile
 		if err := secrets.Check("demoted profile line", d.Text); err != nil {
 			return out, err
 		}
-		slug, err := r.demotedSlug(d.Text, taken)
+		slug, err := r.demotedSlug(files, d.Text, taken)
 		if err != nil {
 			return out, err
 		}
 		memories = append(memories, gitstore.Change{Path: slug + ".md", Data: demotedMemory(d, now, cap).Bytes()})
-		out.Demoted = append(out.Demoted, Demoted{Line: d, Slug: slug, Path: r.Place.Rel(r.abs(slug + ".md"))})
+		out.Demoted = append(out.Demoted, Demoted{Line: d, Slug: slug, Path: r.shownIn(files, slug+".md")})
 	}
-	out.Result, err = r.commitProfile(ctx, p, memories, profileCommit(out))
+	out.Result, err = r.commitProfile(ctx, files, p, memories, profileCommit(out))
 	return out, err
+}
+
+// lockFiles takes the lock of files: the store's own, with lock's notice
+// and timeout, or the personal directory's.
+func (r *Repo) lockFiles(ctx context.Context, files *gitstore.Store) (func(), error) {
+	if files == r.files {
+		return r.lock(ctx)
+	}
+	return files.Lock(ctx)
+}
+
+// shownIn is a file of files as a person reads its path.
+func (r *Repo) shownIn(files *gitstore.Store, rel string) string {
+	abs := filepath.Join(files.Root, filepath.FromSlash(rel))
+	if files == r.files {
+		return r.Place.Rel(abs)
+	}
+	return locate.ShortHome(abs)
 }
 
 // commitProfile writes p, and more changes with it, as one commit under the
 // caller's lock. Hand edits to the profile are committed with the rewrite,
 // so the whole profile passes the secrets guard first.
-func (r *Repo) commitProfile(ctx context.Context, p profile.Profile, more []gitstore.Change, info gitstore.CommitInfo) (gitstore.Result, error) {
+func (r *Repo) commitProfile(ctx context.Context, files *gitstore.Store, p profile.Profile, more []gitstore.Change, info gitstore.CommitInfo) (gitstore.Result, error) {
 	if err := secrets.Check(profile.FileName, p.Text()); err != nil {
 		return gitstore.Result{}, err
 	}
 	changes := append([]gitstore.Change{{Path: profile.FileName, Data: p.Format()}}, more...)
-	res, err := r.files.Apply(ctx, changes, info)
+	res, err := files.Apply(ctx, changes, info)
 	if err != nil {
 		return res, err
 	}
-	r.refreshLocked()
+	if files == r.files {
+		r.refreshLocked()
+	}
 	return res, nil
 }
 
@@ -193,7 +299,7 @@ func demotedMemory(l profile.Line, now time.Time, cap int) *mdparse.Memory {
 // -2, -3, ... when taken (in the store or earlier in this commit). The
 // special files' names are never used, since a case-insensitive file system
 // would take profile.md for PROFILE.md.
-func (r *Repo) demotedSlug(text string, taken map[string]bool) (string, error) {
+func (r *Repo) demotedSlug(files *gitstore.Store, text string, taken map[string]bool) (string, error) {
 	base := mdparse.Slugify(firstLine(text, 72))
 	if base == "" {
 		base = "profile-line"
@@ -206,11 +312,14 @@ func (r *Repo) demotedSlug(text string, taken map[string]bool) (string, error) {
 		if taken[slug] {
 			continue
 		}
-		existing, err := r.find(slug)
-		if err != nil {
-			return "", err
+		existing := ""
+		if files == r.files {
+			var err error
+			if existing, err = r.find(slug); err != nil {
+				return "", err
+			}
 		}
-		if existing == "" && !r.files.Exists(slug+".md") {
+		if existing == "" && !files.Exists(slug+".md") {
 			taken[slug] = true
 			return slug, nil
 		}
@@ -220,13 +329,17 @@ func (r *Repo) demotedSlug(text string, taken map[string]bool) (string, error) {
 // ProfileRemove takes one line out of the profile (its number as
 // `mem profile show` counts them, or its text) and commits it. The line is
 // gone from the profile, not from history: `mem undo` brings it back.
-func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, error) {
-	unlock, err := r.lock(ctx)
+func (r *Repo) ProfileRemove(ctx context.Context, scope ProfileScope, which string) (ProfileChange, error) {
+	files, err := r.profileFiles(scope)
+	if err != nil {
+		return ProfileChange{}, err
+	}
+	unlock, err := r.lockFiles(ctx, files)
 	if err != nil {
 		return ProfileChange{}, err
 	}
 	defer unlock()
-	p, err := r.Profile(ctx)
+	p, err := readProfile(files)
 	if err != nil {
 		return ProfileChange{}, err
 	}
@@ -237,7 +350,7 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 	out := ProfileChange{Line: p.Lines[i]}
 	p.Lines = append(p.Lines[:i], p.Lines[i+1:]...)
 	out.Size = p.Size()
-	out.Result, err = r.commitProfile(ctx, p, nil, gitstore.CommitInfo{
+	out.Result, err = r.commitProfile(ctx, files, p, nil, gitstore.CommitInfo{
 		Action:  "profile-rm",
 		Subject: fmt.Sprintf("mem: profile rm %q", text.ClipWords(out.Line.Text, 60)),
 		Trailers: []gitstore.Trailer{
@@ -248,13 +361,74 @@ func (r *Repo) ProfileRemove(ctx context.Context, which string) (ProfileChange, 
 	return out, err
 }
 
-// ProfileContext is the profile as a session is given it at its start, or
-// "" when the profile is empty.
+// ProfileContext is the profiles as a session is given them at its start
+// (the person's, then the team's when the store has one), or "" when both
+// are empty.
 func (r *Repo) ProfileContext(ctx context.Context) (string, error) {
-	p, err := r.Profile(ctx)
-	if err != nil || len(p.Entries()) == 0 {
-		return "", err
+	var parts []string
+	for _, scope := range []ProfileScope{PersonalProfile, TeamProfile} {
+		p, err := r.ProfileIn(ctx, scope)
+		if err != nil {
+			return "", err
+		}
+		if len(p.Entries()) == 0 {
+			continue
+		}
+		who := "The user's profile (%s; `mem profile add` records more):\n%s"
+		if scope == TeamProfile {
+			who = "The team's profile, shared by everyone who works in this repository (%s):\n%s"
+		}
+		parts = append(parts, fmt.Sprintf(who, r.ProfileFile(scope), strings.TrimRight(p.Text(), "\n")))
 	}
-	return fmt.Sprintf("The user's profile (%s; `mem profile add` records more):\n%s",
-		r.Place.Rel(r.abs(profile.FileName)), strings.TrimRight(p.Text(), "\n")), nil
+	return strings.Join(parts, "\n\n"), nil
+}
+
+// ProfileMigrate moves the lines of the store's PROFILE.md into the
+// person's profile and removes the file from the store, as one commit: for
+// a profile an earlier mem kept in the store, where every teammate's agent
+// read it. The person who runs it says the lines are theirs; a line both
+// hold is merged. The person's profile demotes its weakest lines into
+// personal memories if it goes over cap, as an add does.
+func (r *Repo) ProfileMigrate(ctx context.Context, cap int) (ProfileMigration, error) {
+	team, err := r.ProfileIn(ctx, TeamProfile)
+	if err != nil {
+		return ProfileMigration{}, err
+	}
+	if !r.files.Exists(profile.FileName) {
+		return ProfileMigration{}, fmt.Errorf("the store has no %s: nothing to migrate", profile.FileName)
+	}
+	out := ProfileMigration{From: r.ProfileFile(TeamProfile), To: r.ProfileFile(PersonalProfile)}
+	for _, i := range team.Entries() {
+		ch, err := r.ProfileAdd(ctx, PersonalProfile, team.Lines[i], cap)
+		if err != nil {
+			return out, err
+		}
+		out.Moved = append(out.Moved, ch.Line)
+		out.Demoted = append(out.Demoted, ch.Demoted...)
+	}
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return out, err
+	}
+	defer unlock()
+	out.Result, err = r.files.Apply(ctx, []gitstore.Change{{Path: profile.FileName, Delete: true}}, gitstore.CommitInfo{
+		Action:  "profile-migrate",
+		Subject: fmt.Sprintf("mem: the profile is personal: %d lines move out of the store", len(out.Moved)),
+		Body:    fmt.Sprintf("%s reached every teammate's agent; its lines now live in %s, which is not shared.", out.From, out.To),
+		Trailers: []gitstore.Trailer{
+			{Key: "Mem-Slug", Value: profile.FileName},
+		},
+	})
+	if err == nil {
+		r.refreshLocked()
+	}
+	return out, err
+}
+
+// ProfileMigration is what ProfileMigrate did.
+type ProfileMigration struct {
+	From, To string         // the files, as a person reads their paths
+	Moved    []profile.Line // the lines now in the person's profile
+	Demoted  []Demoted      // lines the person's profile had no room for, now personal memories
+	gitstore.Result
 }

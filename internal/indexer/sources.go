@@ -12,6 +12,7 @@ import (
 	"github.com/mem-dev/mem/internal/catalog"
 	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -130,6 +131,10 @@ func scopeFiles(root, store string, shown func(string) string) ([]Source, []sear
 			}
 			return nil
 		case !e.Type().IsRegular() || path.Ext(e.Name()) != ".md":
+			return nil
+		case e.Name() == profile.FileName:
+			// The person's profile (mem's user-scope directory holds it):
+			// every session gets it whole, so it is no entry to search.
 			return nil
 		}
 		rel, err := filepath.Rel(root, abs)

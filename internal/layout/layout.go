@@ -7,8 +7,9 @@
 //
 //   - MEMORY.md, in any directory: Claude Code's catalog of the memories
 //     beside it (package catalog);
-//   - PROFILE.md, at the top only: the always-on user profile (package
-//     profile).
+//   - PROFILE.md, at the top only: the team's always-on profile, when the
+//     team keeps one (package profile; a person's own lives outside the
+//     store).
 //
 // The review queue, review.jsonl at the top (package curator), is not
 // markdown, so no listing of memories meets it.

@@ -1,7 +1,11 @@
-// Package profile is the always-on layer of a store: PROFILE.md, a few
-// lines on who the user is and how they like to work, injected whole at the
-// start of every session. It holds the file format and the arithmetic of
-// the size cap; reading, writing and committing belong to the root package.
+// Package profile is the always-on layer: PROFILE.md, a few lines on who
+// the user is and how they like to work, injected whole at the start of
+// every session. A person's profile is personal and lives in Claude Code's
+// user scope (<Claude dir>/agent-memory/mem/PROFILE.md), never in the
+// team's store; a store's own PROFILE.md is a team profile, kept only when a
+// team asks for one (see mem.ProfileScope). This package holds the file
+// format and the arithmetic of the size cap; where the files live, reading,
+// writing and committing belong to the root package.
 //
 // # File format
 //
@@ -58,7 +62,8 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// FileName is the profile's file, at the top of the store.
+// FileName is the profile's file: at the top of mem's user-scope directory
+// for a person's, at the top of the store for a team's.
 const FileName = "PROFILE.md"
 
 // DefaultCap is the default size cap, in characters of injected text.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -79,12 +80,22 @@ func (s *Server) budget(w http.ResponseWriter, r *http.Request) {
 		p.AlwaysTokens += x.Tokens
 		p.Files = append(p.Files, x)
 	}
-	p.ProfileFile = repo.Place.Rel(repo.Place.Store) + "/" + profile.FileName
-	if prof, err := repo.Profile(r.Context()); err != nil {
-		p.ProfileErr = err.Error()
-	} else {
-		p.ProfileSize, p.ProfileLines = prof.Size(), len(prof.Entries())
+	// The profiles a session gets: the person's, and the team's when the
+	// store keeps one.
+	var profiles []string
+	for _, scope := range []mem.ProfileScope{mem.PersonalProfile, mem.TeamProfile} {
+		prof, err := repo.ProfileIn(r.Context(), scope)
+		if err != nil {
+			p.ProfileErr = err.Error()
+			continue
+		}
+		if scope == mem.PersonalProfile || len(prof.Entries()) > 0 {
+			profiles = append(profiles, repo.ProfileFile(scope))
+		}
+		p.ProfileSize += prof.Size()
+		p.ProfileLines += len(prof.Entries())
 	}
+	p.ProfileFile = strings.Join(profiles, " + ")
 	if text, err := repo.ProfileContext(r.Context()); err != nil {
 		p.ProfileErr = err.Error()
 	} else {
