@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/agents"
 	"github.com/mem-dev/mem/internal/catalog"
 	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/locate"
@@ -32,6 +34,29 @@ func (r *Repo) Catalogs(ctx context.Context) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// AgentCatalogs returns the catalogs (MEMORY.md) that Claude Code loads into
+// subagents' prompts and the store does not hold: those of the subagents
+// whose definitions keep their memory in the local or user scope, where
+// they exist (a project-scope subagent's is in the store, among Catalogs).
+// Definitions that do not parse are in bad.
+func (r *Repo) AgentCatalogs(ctx context.Context) (files []string, bad []error) {
+	defs, bad := agents.Of(r.Place)
+	for _, a := range defs {
+		if a.Memory == agents.ScopeProject {
+			continue
+		}
+		dir := a.MemoryDir(r.Place)
+		if dir == "" || locate.Within(r.Place.Store, dir) {
+			continue
+		}
+		f := filepath.Join(dir, catalog.FileName)
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+			files = append(files, f)
+		}
+	}
+	return files, bad
 }
 
 // GenerateCatalog returns the catalog at rel (store-relative) as

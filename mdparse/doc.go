@@ -5,6 +5,13 @@
 // It links goldmark and yaml.v3, so it belongs to indexing and the offline
 // passes, never to the prompt path.
 //
+// Memories have a splitter of their own here, not adrg/frontmatter, which
+// reads the read-only structured files (skill drafts and SKILL.md in
+// internal/skills, subagent definitions in internal/agents): mem rewrites a
+// memory byte for byte outside the keys it sets, reports a bad file with
+// its file and line, and reads the loose "key: value" lines Claude Code
+// writes, which no YAML decoder accepts.
+//
 // # File format
 //
 // A file has frontmatter only when its first line (after an optional UTF-8

@@ -15,7 +15,7 @@ type budgetCmd struct {
 	JSON  bool     `help:"Print a JSON array of {file,lines,bytes,fits,cut_line}."`
 	Fix   bool     `help:"Regenerate the store's MEMORY.md from the memories, within budget: rules and the most important first; commit it."`
 	Merge bool     `help:"With --fix: act as git's merge driver; FILES are %O %A %B %P and the result is written to %A." hidden:""`
-	Files []string `arg:"" optional:"" help:"MEMORY.md or CLAUDE.md files (default: every MEMORY.md in the store)." type:"path"`
+	Files []string `arg:"" optional:"" help:"MEMORY.md or CLAUDE.md files (default: every MEMORY.md in the store, and those of subagents whose memory is in the local or user scope)." type:"path"`
 }
 
 func (c budgetCmd) Run(e *env) error {
@@ -31,6 +31,13 @@ func (c budgetCmd) Run(e *env) error {
 		if files, err = r.Catalogs(e.ctx); err != nil {
 			return err
 		}
+		// Subagents' MEMORY.md in the local and user scopes meet the same
+		// cliff when Claude Code loads them into the subagent's prompt.
+		more, bad := r.AgentCatalogs(e.ctx)
+		for _, err := range bad {
+			fmt.Fprintf(e.stderr, "mem: warning: a subagent definition was not read: %v\n", err)
+		}
+		files = append(files, more...)
 		if len(files) == 0 && !c.JSON {
 			fmt.Fprintln(e.stdout, "no MEMORY.md in the store")
 			return nil

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	fmparse "github.com/adrg/frontmatter"
 	"gopkg.in/yaml.v3"
 
 	"github.com/mem-dev/mem/gitstore"
@@ -130,25 +131,26 @@ func Render(d Draft, c Candidate) []byte {
 	return b.Bytes()
 }
 
-// parse reads a SKILL.md.
+// parse reads a SKILL.md. It is read-only and structured, so it is read
+// with adrg/frontmatter (YAML between --- lines, as Claude Code writes
+// it); mdparse's splitter is for the memories mem rewrites byte for byte.
 func parse(rel string, data []byte) (Skill, error) {
 	s := Skill{Path: rel}
-	src := strings.ReplaceAll(string(data), "\r\n", "\n")
-	rest, ok := strings.CutPrefix(src, "---\n")
-	if !ok {
-		return s, fmt.Errorf("%s: no frontmatter", rel)
-	}
-	head, body, ok := strings.Cut(rest, "\n---\n")
-	if !ok {
-		return s, fmt.Errorf("%s: unterminated frontmatter", rel)
-	}
 	var fm frontmatter
-	if err := yaml.Unmarshal([]byte(head), &fm); err != nil {
+	body, err := fmparse.MustParse(bytes.NewReader(data), &fm, yamlFrontmatter)
+	if errors.Is(err, fmparse.ErrNotFound) {
+		return s, fmt.Errorf("%s: no frontmatter (or it is not closed by a --- line)", rel)
+	}
+	if err != nil {
 		return s, fmt.Errorf("%s: %w", rel, err)
 	}
-	s.Name, s.Description, s.Meta, s.Body = fm.Name, fm.Description, fm.Metadata, strings.TrimSpace(body)
+	s.Name, s.Description, s.Meta, s.Body = fm.Name, fm.Description, fm.Metadata, strings.TrimSpace(string(body))
 	return s, nil
 }
+
+// yamlFrontmatter is the one frontmatter format of SKILL.md files: YAML
+// between --- lines, decoded as the drafts are encoded (yaml.v3).
+var yamlFrontmatter = fmparse.NewFormat("---", "---", yaml.Unmarshal)
 
 // skillPath is the .claude-relative SKILL.md of a draft or skill: kind is
 // DraftsDir or SkillsDir.
