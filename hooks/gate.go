@@ -76,8 +76,14 @@ type GateResult struct {
 // it gave up and lets the agent stop.
 func Gate(in io.Reader, stderr io.Writer, now time.Time, learn Learner) int {
 	var where atomic.Pointer[string]
-	res, ok := watch(GateBudget, now, "gate", &where, func() gateOutcome { return gate(in, now, learn, &where) })
-	if !ok || res.code == 0 {
+	res, ok := watch(GateBudget, func() gateOutcome { return gate(in, now, learn, &where) })
+	if !ok {
+		if dir := where.Load(); dir != nil {
+			logHookError(*dir, now, fmt.Sprintf("gate: gave up after %s", GateBudget))
+		}
+		return 0
+	}
+	if res.code == 0 {
 		return 0
 	}
 	io.WriteString(stderr, res.message)

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -82,12 +81,13 @@ func parsePromptInput(data []byte) (PromptInput, error) {
 // Refresher brings the cache of a place up to date by parsing the changed
 // memory files. The lean hook binary runs `mem index` for it, so that no
 // markdown parser is linked into the prompt path; the full binary does it
-// in process. It never waits for the store's lock (ErrRefreshBusy) and
-// returns ErrRefreshSlow rather than outlast its share of PromptBudget.
+// in process. It never waits for the store's lock (ErrRefreshBusy); the
+// prompt waits for it at most RefreshWait (ErrRefreshSlow) and leaves it to
+// finish on its own.
 type Refresher func(place locate.Place) error
 
-// Errors a Refresher returns when the cache could not be refreshed in
-// time; the hook then answers from the cache as it is.
+// Errors of a refresh that did not happen in time; the hook then answers
+// from the cache as it is, and says so in its log.
 var (
 	// ErrRefreshBusy: another process holds the store's lock (a writer,
 	// which refreshes the cache when it is done).
@@ -96,35 +96,49 @@ var (
 	ErrRefreshSlow = errors.New("the refresh takes longer than a prompt may wait")
 )
 
-// Budgets: the most a hook process may take, whatever it is given (a
-// transcript that is a FIFO, a cache that never maps, a store locked for
-// ever, a refresh of a huge store). Past it the hook gives up, logs why and
-// answers nothing (the prompt) or lets the agent stop (the gate); an
-// ordinary run takes milliseconds. RefreshWait is the prompt's share for a
-// refresh, which is left to finish on its own when it takes longer. (They
-// are variables for tests.)
+// Bounds of the hooks, whatever they are given (a transcript that is a
+// FIFO or a device, a cache that is one, a store locked for ever, a refresh
+// of a huge store, a transcript of gigabytes).
+//
+// The prompt hook reads only regular files (internal/rawfile), a bounded
+// tail of the transcript and its mapped cache, so the one step of it that
+// can take long is a refresh: it waits for that at most RefreshWait. It
+// sets no timer otherwise: a Go timer starts the runtime's network poller
+// (an epoll instance and an eventfd), which every prompt would pay for.
+// The gate, which runs once a stop, reads a bounded window of the
+// transcript and gives up past GateBudget. (Variables for tests.)
 var (
-	PromptBudget = 2 * time.Second
-	RefreshWait  = 1500 * time.Millisecond
-	GateBudget   = 5 * time.Second
+	RefreshWait = 1500 * time.Millisecond
+	GateBudget  = 5 * time.Second
 )
 
 // watch runs work and waits for it at most budget. On time it returns
-// work's result and true; past the budget it logs that the hook gave up
-// (once where, set by work, names the cache directory) and returns false,
-// leaving work to end with the process.
-func watch[T any](budget time.Duration, now time.Time, hook string, where *atomic.Pointer[string], work func() T) (T, bool) {
-	done := make(chan T, 1)
-	go func() { done <- work() }()
+// work's result and true (a panic of work panics here, in the caller, whose
+// recover fails the hook open); past the budget it returns false, leaving
+// work to end on its own or with the process.
+func watch[T any](budget time.Duration, work func() T) (T, bool) {
+	type outcome struct {
+		v     T
+		panic any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- outcome{panic: r}
+			}
+		}()
+		done <- outcome{v: work()}
+	}()
 	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	select {
-	case v := <-done:
-		return v, true
-	case <-timer.C:
-		if dir := where.Load(); dir != nil {
-			logHookError(*dir, now, fmt.Sprintf("%s: gave up after %s", hook, budget))
+	case o := <-done:
+		if o.panic != nil {
+			panic(o.panic)
 		}
+		return o.v, true
+	case <-timer.C:
 		var zero T
 		return zero, false
 	}
@@ -141,19 +155,14 @@ const contextBudget = 1500
 // fails the user's prompt: on any error of ours it prints nothing and logs
 // one line under the cache directory. It is meant to be a process's whole
 // job: the index it opens stays mapped until the process exits.
-//
-// It answers within PromptBudget whatever it is given: past it, it logs
-// that it gave up and prints nothing.
 func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
-	var where atomic.Pointer[string]
-	if b, ok := watch(PromptBudget, now, "prompt", &where, func() []byte { return prompt(in, refresh, now, &where) }); ok && b != nil {
+	if b := prompt(in, refresh, now); b != nil {
 		out.Write(b)
 	}
 }
 
-// prompt is Prompt's work: the hook's output, or nil. It sets where to the
-// cache directory once it knows it.
-func prompt(in io.Reader, refresh Refresher, now time.Time, where *atomic.Pointer[string]) (output []byte) {
+// prompt is Prompt's work: the hook's output, or nil.
+func prompt(in io.Reader, refresh Refresher, now time.Time) (output []byte) {
 	var place locate.Place
 	defer func() {
 		// A panic would exit 2, which blocks the user's prompt: fail open.
@@ -181,7 +190,6 @@ func prompt(in io.Reader, refresh Refresher, now time.Time, where *atomic.Pointe
 		return nil // not in a repository: nothing to remember here
 	}
 	cacheDir := place.CacheDir()
-	where.Store(&cacheDir)
 	if !isDir(place.Store) {
 		return nil // no store: nothing to remember here, and no cache to write
 	}
@@ -276,7 +284,11 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 		}
 		return nil, err
 	}
-	if rerr := refresh(place); rerr != nil {
+	rerr, ok := watch(RefreshWait, func() error { return refresh(place) })
+	if !ok {
+		rerr = ErrRefreshSlow
+	}
+	if rerr != nil {
 		if errors.Is(rerr, ErrRefreshBusy) || errors.Is(rerr, ErrRefreshSlow) {
 			// Said in the log: else a slow or locked store is silent.
 			msg := "prompt: " + rerr.Error() + ": answered from the cache as it was"

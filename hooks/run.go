@@ -72,35 +72,23 @@ func memBinary() string {
 	return "mem"
 }
 
-// refreshWithMem runs `mem index --no-wait` for the place's store. It
-// waits for it at most RefreshWait: a refresh that takes longer is left to
-// finish on its own (the next prompt finds the cache fresh) and the hook
-// answers from the cache as it is.
+// refreshWithMem runs `mem index --no-wait` for the place's store. The
+// prompt waits for it at most RefreshWait; a refresh that takes longer is
+// left to finish on its own (the next prompt finds the cache fresh): it is
+// not killed, and it prints nothing on success (--quiet) to a pipe that
+// may be gone by then.
 func refreshWithMem(place locate.Place) error {
 	bin := memBinary()
 	cmd := exec.Command(bin, "--store", place.Store, "-C", place.WorkTree, "index", "--quiet", "--no-wait")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%s index: %v", bin, err)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &exit) && exit.ExitCode() == ExitBusy:
+		return ErrRefreshBusy
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	timer := time.NewTimer(RefreshWait)
-	defer timer.Stop()
-	select {
-	case err := <-done:
-		var exit *exec.ExitError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &exit) && exit.ExitCode() == ExitBusy:
-			return ErrRefreshBusy
-		}
-		return fmt.Errorf("%s index: %v: %s", bin, err, bytes.TrimSpace(out.Bytes()))
-	case <-timer.C:
-		return ErrRefreshSlow
-	}
+	return fmt.Errorf("%s index: %v: %s", bin, err, bytes.TrimSpace(out))
 }
 
 // ExitBusy is `mem index --no-wait`'s status when the store's lock is held
