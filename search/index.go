@@ -439,17 +439,11 @@ func (ix *Index) norm(doc int) norm {
 
 // record returns one document's raw, verified record.
 func (ix *Index) record(id int) ([]byte, bool) {
-	sec := ix.sec[secDocs]
-	e := sec[id*docEntrySize:]
-	off := uint64(binary.LittleEndian.Uint32(e[0:]))
-	n := uint64(binary.LittleEndian.Uint32(e[4:]))
-	base := uint64(ix.nDocs * docEntrySize)
-	if base+off+n > uint64(len(sec)) {
-		ix.corrupt.Store(true)
+	rec, sum, ok := ix.rawRecord(id)
+	if !ok {
 		return nil, false
 	}
-	rec := sec[base+off : base+off+n]
-	if checksum(rec) != binary.LittleEndian.Uint32(e[8:]) {
+	if checksum(rec) != sum {
 		ix.corrupt.Store(true)
 		return nil, false
 	}

@@ -182,32 +182,26 @@ func Plan(all []Note, todo []string) []Batch {
 			continue
 		}
 		var b Batch
-		in := map[string]bool{seed: true}
-		b.Targets = append(b.Targets, notes[seed])
-		delete(left, seed)
-		near := neighbours(seed)
-		for _, o := range near {
-			if len(b.Targets) == BatchSize {
-				break
-			}
-			if left[o] {
-				b.Targets = append(b.Targets, notes[o])
-				in[o] = true
-				delete(left, o)
+		in := map[string]bool{}
+		// take moves the pending memories of slugs into the batch, in
+		// order, until it is full.
+		take := func(slugs []string) {
+			for _, o := range slugs {
+				if len(b.Targets) == BatchSize {
+					return
+				}
+				if left[o] {
+					b.Targets = append(b.Targets, notes[o])
+					in[o] = true
+					delete(left, o)
+				}
 			}
 		}
+		take([]string{seed})
+		take(neighbours(seed))
 		// Fill a batch with the next pending memories, in slug order: fewer
 		// calls, and they contrast with each other too.
-		for _, o := range pending {
-			if len(b.Targets) == BatchSize {
-				break
-			}
-			if left[o] {
-				b.Targets = append(b.Targets, notes[o])
-				in[o] = true
-				delete(left, o)
-			}
-		}
+		take(pending)
 		// Each target's nearest outsider, in turn, until maxContrast.
 		lists := make([][]string, len(b.Targets))
 		for i, t := range b.Targets {
