@@ -2,6 +2,9 @@
 // clients, OpenCode (npm opencode-ai) and Codex (npm @openai/codex): after
 // `mem install --agents opencode,codex` in a temporary repository, each
 // client's own `mcp list` must find mem's MCP server where its users
-// configure servers, and OpenCode's must connect to it. A test skips,
-// saying why, when its client is not on PATH; .ci/run installs both.
+// configure servers, and OpenCode's must connect to it. Codex runs a whole
+// `codex exec` session against a fake Responses API on loopback
+// (internal/e2e/responsesapi) whose scripted model calls mem's tools. A
+// test skips, saying why, when its client is not on PATH; .ci/run installs
+// both.
 package agents

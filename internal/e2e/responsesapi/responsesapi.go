@@ -1,0 +1,323 @@
+// Package responsesapi is a fake of OpenAI's Responses API on loopback, for
+// tests that run a real client (Codex) against it. Each test scripts the
+// replies: a Script is called with every request and returns the model's
+// turn (text, function calls), which the server streams back as server-sent
+// events the way the real API does. Every request body is kept, so a test
+// can assert on exactly what the model was sent: the instructions, the
+// tools offered, and each tool's output in the next request.
+//
+// A client reaches it as a custom model provider; for Codex, in
+// $CODEX_HOME/config.toml:
+//
+//	model_provider = "fake"
+//	[model_providers.fake]
+//	base_url = "<URL>/v1"
+//	wire_api = "responses"
+//	env_key = "FAKE_API_KEY"
+//
+// # Protocol covered
+//
+// POST /v1/responses, with "stream": true answered as SSE (response.created,
+// then for each output item response.output_item.added, for text
+// response.output_text.delta, and response.output_item.done, then
+// response.completed with usage) and without it as one JSON response.
+// Output items are assistant messages (output_text) and function calls,
+// which may name a namespace: Codex offers each MCP server's tools as a
+// namespace ("mcp__<server>") of functions and expects the call to name it.
+// Anything else is 404.
+package responsesapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Request is one decoded request body, and the raw bytes it came from.
+type Request struct {
+	Model        string            `json:"model"`
+	Instructions string            `json:"instructions"`
+	Input        []Item            `json:"input"`
+	Tools        []json.RawMessage `json:"tools"`
+	Stream       bool              `json:"stream"`
+	Raw          []byte            `json:"-"`
+}
+
+// Item is one input item; which fields are set depends on Type: "message"
+// (Role, Content), "function_call" (Namespace, Name, Arguments, CallID) or
+// "function_call_output" (CallID, Output).
+type Item struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id,omitempty"`
+	Role      string          `json:"role,omitempty"`
+	Content   []Part          `json:"content,omitempty"`
+	Namespace string          `json:"namespace,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Arguments string          `json:"arguments,omitempty"`
+	CallID    string          `json:"call_id,omitempty"`
+	Output    json.RawMessage `json:"output,omitempty"`
+}
+
+// Part is one part of a message's content (input_text, output_text, ...).
+type Part struct {
+	Type string `json:"type"`
+	Text string `json:"text,omitempty"`
+}
+
+// Text is the text of a message item's parts, one a line, or the text of a
+// function call's output (a string, or a list of parts).
+func (it Item) Text() string {
+	var b strings.Builder
+	for _, p := range it.Content {
+		if p.Text != "" {
+			b.WriteString(p.Text)
+			b.WriteByte('\n')
+		}
+	}
+	if len(it.Output) > 0 {
+		var s string
+		if json.Unmarshal(it.Output, &s) == nil {
+			b.WriteString(s)
+		} else {
+			var parts []Part
+			json.Unmarshal(it.Output, &parts)
+			for _, p := range parts {
+				b.WriteString(p.Text)
+			}
+		}
+	}
+	return b.String()
+}
+
+// Text is the text of every message in the request's input, one part a
+// line, with the instructions first.
+func (r Request) Text() string {
+	var b strings.Builder
+	if r.Instructions != "" {
+		b.WriteString(r.Instructions)
+		b.WriteByte('\n')
+	}
+	for _, it := range r.Input {
+		if it.Type == "message" {
+			b.WriteString(it.Text())
+		}
+	}
+	return b.String()
+}
+
+// ToolNames lists the tools the request offers the model; a function in a
+// namespace is named NAMESPACE/NAME.
+func (r Request) ToolNames() []string {
+	type tool struct {
+		Type  string `json:"type"`
+		Name  string `json:"name"`
+		Tools []tool `json:"tools"`
+	}
+	var names []string
+	for _, raw := range r.Tools {
+		var t tool
+		if json.Unmarshal(raw, &t) != nil {
+			continue
+		}
+		if t.Type == "namespace" {
+			for _, f := range t.Tools {
+				names = append(names, t.Name+"/"+f.Name)
+			}
+			continue
+		}
+		if t.Name != "" {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
+// Output returns the output of function call callID, if the request
+// carries it.
+func (r Request) Output(callID string) (Item, bool) {
+	for _, it := range r.Input {
+		if it.Type == "function_call_output" && it.CallID == callID {
+			return it, true
+		}
+	}
+	return Item{}, false
+}
+
+// Reply is the model's turn: text, then function calls.
+type Reply struct {
+	Text  string
+	Calls []Call
+}
+
+// Call is one function call. CallID is made up when empty; Arguments is
+// marshalled to the JSON string the API carries.
+type Call struct {
+	CallID    string
+	Namespace string
+	Name      string
+	Arguments any
+}
+
+// Script answers one request. n counts the requests the script was called
+// for, from 0.
+type Script func(n int, r Request) Reply
+
+// Server is a running fake.
+type Server struct {
+	URL string // http://127.0.0.1:PORT; the provider's base_url is URL+"/v1"
+
+	srv    *http.Server
+	mu     sync.Mutex
+	script Script
+	reqs   []Request
+	calls  int
+}
+
+// Start listens on a loopback port and answers with script (nil: every
+// request gets "ok").
+func Start(script Script) (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("responsesapi: listen: %w", err)
+	}
+	s := &Server{URL: "http://" + ln.Addr().String(), script: script}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+// Requests returns a copy of every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Close stops the server.
+func (s *Server) Close() error { return s.srv.Close() }
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
+		http.NotFound(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var req Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	req.Raw = body
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	n := s.calls
+	s.calls++
+	script := s.script
+	s.mu.Unlock()
+	reply := Reply{Text: "ok"}
+	if script != nil {
+		reply = script(n, req)
+	}
+	resp := response(n+1, req.Model, reply)
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(resp)
+		return
+	}
+	stream(w, resp)
+}
+
+type respJSON struct {
+	ID     string         `json:"id"`
+	Object string         `json:"object"`
+	Status string         `json:"status"`
+	Model  string         `json:"model"`
+	Output []itemJSON     `json:"output"`
+	Usage  map[string]int `json:"usage"`
+}
+
+type itemJSON struct {
+	Type      string     `json:"type"`
+	ID        string     `json:"id"`
+	Status    string     `json:"status,omitempty"`
+	Role      string     `json:"role,omitempty"`
+	Content   []partJSON `json:"content,omitempty"`
+	Namespace string     `json:"namespace,omitempty"`
+	Name      string     `json:"name,omitempty"`
+	Arguments string     `json:"arguments,omitempty"`
+	CallID    string     `json:"call_id,omitempty"`
+}
+
+type partJSON struct {
+	Type        string `json:"type"`
+	Text        string `json:"text"`
+	Annotations []any  `json:"annotations"`
+}
+
+func response(id int, model string, r Reply) respJSON {
+	var out []itemJSON
+	if r.Text != "" || len(r.Calls) == 0 {
+		out = append(out, itemJSON{Type: "message", ID: fmt.Sprintf("msg_%03d", id), Status: "completed", Role: "assistant",
+			Content: []partJSON{{Type: "output_text", Text: r.Text, Annotations: []any{}}}})
+	}
+	for i, c := range r.Calls {
+		cid := c.CallID
+		if cid == "" {
+			cid = fmt.Sprintf("call_%03d_%d", id, i)
+		}
+		args := c.Arguments
+		if args == nil {
+			args = map[string]any{}
+		}
+		a, _ := json.Marshal(args)
+		out = append(out, itemJSON{Type: "function_call", ID: fmt.Sprintf("fc_%03d_%d", id, i), Status: "completed",
+			Namespace: c.Namespace, Name: c.Name, Arguments: string(a), CallID: cid})
+	}
+	if model == "" {
+		model = "gpt-fake"
+	}
+	return respJSON{ID: fmt.Sprintf("resp_%03d", id), Object: "response", Status: "completed", Model: model, Output: out,
+		Usage: map[string]int{"input_tokens": 10, "output_tokens": 10, "total_tokens": 20}}
+}
+
+// stream writes resp as the API's server-sent events.
+func stream(w http.ResponseWriter, resp respJSON) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	flusher, _ := w.(http.Flusher)
+	seq := 0
+	event := func(name string, data map[string]any) {
+		data["type"], data["sequence_number"] = name, seq
+		seq++
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	start := resp
+	start.Status, start.Output, start.Usage = "in_progress", []itemJSON{}, nil
+	event("response.created", map[string]any{"response": start})
+	for i, it := range resp.Output {
+		added := it
+		added.Status = "in_progress"
+		if it.Type == "message" {
+			added.Content = []partJSON{}
+		}
+		event("response.output_item.added", map[string]any{"output_index": i, "item": added})
+		if it.Type == "message" {
+			event("response.output_text.delta", map[string]any{"output_index": i, "item_id": it.ID, "content_index": 0,
+				"delta": it.Content[0].Text})
+		}
+		event("response.output_item.done", map[string]any{"output_index": i, "item": it})
+	}
+	event("response.completed", map[string]any{"response": resp})
+}
