@@ -8,12 +8,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/internal/text"
 )
 
@@ -74,7 +74,7 @@ const (
 // gitSpawns counts git processes started, for tests and benchmarks.
 var gitSpawns atomic.Int64
 
-var trailerKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
+var trailerKey = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
 
 // optimisticAttempts is how many times a commit prepares the user's index
 // without holding its lock before it holds the lock throughout.

@@ -1,8 +1,9 @@
 package mdparse
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/mem-dev/mem/internal/lazyregexp"
 )
 
 // Claude Code's load limits.
@@ -133,9 +134,9 @@ func entryTitle(s string) string {
 }
 
 var (
-	leadingLink = regexp.MustCompile(`^(?:\*\*|__|\*|_)?\[([^\]]+)\]\(`)
+	leadingLink = lazyregexp.New(`^(?:\*\*|__|\*|_)?\[([^\]]+)\]\(`)
 	entryMarkup = strings.NewReplacer("*", "", "[", "", "]", "")
-	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	mdLink      = lazyregexp.New(`!?\[([^\]]*)\]\([^)]*\)`)
 )
 
 // firstWords keeps at most n words and about max bytes of s.

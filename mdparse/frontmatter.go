@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mem-dev/mem/internal/lazyregexp"
 )
 
 // lineError is an error at a line of the file (1-based).
@@ -59,7 +60,7 @@ func isDelim(line []byte, delim string) bool {
 	return string(bytes.TrimRight(line, " \t\r\n")) == delim
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyregexp.New(`^yaml: line (\d+): (.*)$`)
 
 // parseYAML parses frontmatter text. Errors carry the line in the file: the
 // text starts on line 2, below the opening delimiter.

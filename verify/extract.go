@@ -2,9 +2,9 @@ package verify
 
 import (
 	"net"
-	"regexp"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -133,7 +133,7 @@ func segments(md string) []string {
 	return segs
 }
 
-var codeSpan = regexp.MustCompile("`([^`]+)`")
+var codeSpan = lazyregexp.New("`([^`]+)`")
 
 // codeSpans returns the trimmed content of every single-backtick code span.
 func codeSpans(segs []string) []string {
@@ -168,7 +168,7 @@ var sourceDirs = map[string]bool{
 	"migrations": true, ".github": true,
 }
 
-var sourceDirSpan = regexp.MustCompile(`^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+$`)
+var sourceDirSpan = lazyregexp.New(`^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+$`)
 
 // sourceDir reports whether a whole code span is a directory path such as
 // "internal/store" or "atlas-api/cmd/import".
@@ -192,9 +192,9 @@ const branchName = "(`[^`\\s]+`|[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)+)"
 
 var (
 	// "on branch `x`", "the branch release/2026-10", with up to two words before.
-	branchAfter = regexp.MustCompile("(?i)(?:(\\S+)\\s+)?(?:(\\S+)\\s+)?\\bbranch\\s+" + branchName)
+	branchAfter = lazyregexp.New("(?i)(?:(\\S+)\\s+)?(?:(\\S+)\\s+)?\\bbranch\\s+" + branchName)
 	// "on the release/2026-10 branch", "the `develop` branch".
-	branchBefore = regexp.MustCompile("(?i)(?:(\\S+)\\s+)?\\bthe\\s+" + branchName + "\\s+branch\\b")
+	branchBefore = lazyregexp.New("(?i)(?:(\\S+)\\s+)?\\bthe\\s+" + branchName + "\\s+branch\\b")
 )
 
 // actionWords before a branch make it the target of an action (a procedure),
@@ -258,20 +258,20 @@ func prRef(lead string) string {
 
 var (
 	// "PR #231 was merged", "#231 merged", "PR #231 (merged".
-	prThenMerged = regexp.MustCompile(`(?i)` + prRef(`(?:^|[^\w/#&;-])`) + `\s*[,)]?\s*(?:\(\s*|(?:(?:was|is|got|has|had|been|now|already|finally|just)\s+)*)merged\b`)
+	prThenMerged = lazyregexp.New(`(?i)` + prRef(`(?:^|[^\w/#&;-])`) + `\s*[,)]?\s*(?:\(\s*|(?:(?:was|is|got|has|had|been|now|already|finally|just)\s+)*)merged\b`)
 	// "merged in #231", "merged PR #231", "merged as https://.../pull/231".
-	mergedThenPR = regexp.MustCompile(`(?i)\bmerged\s+(?:(?:in|as|via|with|through|by)\s+)?(?:the\s+)?` + prRef(``))
+	mergedThenPR = lazyregexp.New(`(?i)\bmerged\s+(?:(?:in|as|via|with|through|by)\s+)?(?:the\s+)?` + prRef(``))
 )
 
 // conditional words before a reference make "merged" a plan or a question.
-var conditional = regexp.MustCompile(`(?i)\b(?:once|when|whenever|until|if|unless|after|before|whether|wait(?:ing)? for|not|never|will|would|should|must|can|could|to be|may|might|needs?|pending)\W*(?:\S+\W+){0,3}$`)
+var conditional = lazyregexp.New(`(?i)\b(?:once|when|whenever|until|if|unless|after|before|whether|wait(?:ing)? for|not|never|will|would|should|must|can|could|to be|may|might|needs?|pending)\W*(?:\S+\W+){0,3}$`)
 
 // mergedPRs returns the pull requests seg states are merged.
 func mergedPRs(seg string) []string {
 	seg = strings.ReplaceAll(seg, "`", "")
 	seg = linkToPR.ReplaceAllString(seg, "$2")
 	var out []string
-	for _, re := range []*regexp.Regexp{prThenMerged, mergedThenPR} {
+	for _, re := range []*lazyregexp.Regexp{prThenMerged, mergedThenPR} {
 		for _, idx := range re.FindAllStringSubmatchIndex(seg, -1) {
 			if conditional.MatchString(seg[:idx[0]]) {
 				continue
@@ -303,10 +303,10 @@ func mergedPRs(seg string) []string {
 
 // linkToPR is a markdown link whose destination is a pull request URL; it is
 // replaced by the URL so the reference names its repository.
-var linkToPR = regexp.MustCompile(`\[([^\]]*)\]\((https?://[^)\s]+/pulls?/\d+/?)[^)]*\)`)
+var linkToPR = lazyregexp.New(`\[([^\]]*)\]\((https?://[^)\s]+/pulls?/\d+/?)[^)]*\)`)
 
 // commitWord is a hex id right after "commit".
-var commitWord = regexp.MustCompile("(?i)\\bcommit\\s+`?([0-9a-f]{7,40})`?(?:[^0-9a-z]|$)")
+var commitWord = lazyregexp.New("(?i)\\bcommit\\s+`?([0-9a-f]{7,40})`?(?:[^0-9a-z]|$)")
 
 // isHex reports whether s is 7-40 hex digits: the shape of a commit id.
 func isHex(s string) bool {

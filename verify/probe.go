@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/lazyregexp"
 )
 
 // DefaultURLTimeout bounds each HTTP request of a URL probe when
@@ -336,7 +336,7 @@ func (p *Prober) probeCommit(sha string) (Outcome, string) {
 
 // prSubject finds the pull request numbers a commit subject names:
 // "Merge pull request #231 from ...", "... (#231)", "(pull request #231)".
-var prSubject = regexp.MustCompile(`(?i)^Merge pull request #(\d+)\b|\((?:pull request )?#(\d+)\)`)
+var prSubject = lazyregexp.New(`(?i)^Merge pull request #(\d+)\b|\((?:pull request )?#(\d+)\)`)
 
 // loadPRs walks all history once. Call with p.mu held.
 func (p *Prober) loadPRs() error {

@@ -2,9 +2,9 @@ package capture
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -37,7 +37,7 @@ type Arc struct {
 var (
 	// A developer rejecting what the assistant just said, in the first
 	// words of a prompt ("no, that's not it", "still failing").
-	rejectCue = regexp.MustCompile(`(?i)^\W*(no|nope|nah|wrong|incorrect|not quite|not really|actually)\b|` +
+	rejectCue = lazyregexp.New(`(?i)^\W*(no|nope|nah|wrong|incorrect|not quite|not really|actually)\b|` +
 		`\b(that'?s|that is|it'?s|it is|this is|thats) (not|n'?t) (it|right|correct|true|the (cause|problem|issue|reason|fix|bug))\b|` +
 		`\bisn'?t (it|right|true|the (cause|problem|issue|reason))\b|` +
 		`\b(didn'?t|did not|doesn'?t|does not|won'?t|hasn'?t) (work|help|change anything|fix (it|this|that|anything))\b|` +
@@ -45,7 +45,7 @@ var (
 		`\bsame (error|failure|problem|issue|result|thing)\b|` +
 		`\b(you'?re|you are) (wrong|mistaken)\b|\bthat'?s wrong\b|\bnot what (i|we) (asked|meant|wanted)\b`)
 	// The assistant taking back what it said before.
-	retractCue = regexp.MustCompile(`(?i)\b(rules?|ruled) out (my|the|that|this) (first |earlier |initial |original |previous )?(guess|idea|theory|hypothesis|explanation|diagnosis|suspicion|suspect)\b|` +
+	retractCue = lazyregexp.New(`(?i)\b(rules?|ruled) out (my|the|that|this) (first |earlier |initial |original |previous )?(guess|idea|theory|hypothesis|explanation|diagnosis|suspicion|suspect)\b|` +
 		`\bmy (first|earlier|initial|original|previous) (guess|idea|theory|hypothesis|explanation|diagnosis|assumption|claim|read)\b|` +
 		`\bi was wrong\b|\bi said it was\b|\bscratch that\b|\bon second thought\b|\bi stand corrected\b|\bcorrection:|` +
 		`\b(it )?turns out\b|(^|[.!?] )actually,|\b(you'?re|you are|you were) right\b|` +
@@ -53,22 +53,22 @@ var (
 		`\b(can'?t|cannot|couldn'?t|doesn'?t|does not|didn'?t) (explain|account for|produce|be the cause)\b|\bred herring\b|\bthat wasn'?t it\b`)
 	// The assistant agreeing with the developer, which takes back its own
 	// claim, never the developer's.
-	agreeCue = regexp.MustCompile(`(?i)\b(you'?re|you are|you were) right\b`)
+	agreeCue = lazyregexp.New(`(?i)\b(you'?re|you are|you were) right\b`)
 	// A statement of cause, diagnosis or fix: what can be overturned.
-	claimCue = regexp.MustCompile(`(?i)\b(because|caus(e|es|ed|ing)|due to|(comes?|came|coming) from|the (problem|issue|bug|culprit|reason|mismatch|fix) (is|was)|` +
+	claimCue = lazyregexp.New(`(?i)\b(because|caus(e|es|ed|ing)|due to|(comes?|came|coming) from|the (problem|issue|bug|culprit|reason|mismatch|fix) (is|was)|` +
 		`found (it|the (problem|issue|bug|cause|culprit))|that'?s (why|the (mismatch|problem|issue|cause|bug|culprit))|` +
 		`\b(which|that|this|it|all) points? (at|to)|points at|explains?|should (fix|work|match|pass|solve|resolve|do it)|` +
 		`(this|that|which|it) (fixes|fixed|solves|solved|resolves|removes)|is (broken|wrong|stale|missing))\b|` + fixedDone)
 	// A fix said to be done, which the next failing run overturns.
-	fixCue = regexp.MustCompile(`(?i)\b(should (fix|work|pass|solve|resolve|do it|match)|(this|that|which|it) (fixes|should fix|solves)|now (works|passes))\b|` + fixedDone)
+	fixCue = lazyregexp.New(`(?i)\b(should (fix|work|pass|solve|resolve|do it|match)|(this|that|which|it) (fixes|should fix|solves)|now (works|passes))\b|` + fixedDone)
 	// A hypothesis. Strong cues mark one on their own; weak ones only in a
 	// sentence about a cause.
-	strongHedge = regexp.MustCompile(`(?i)\b(i suspect|suspect(ed)?|suspicion|(not|never) (yet )?(been )?(confirmed|proven|verified|checked|tested|measured)|(have|has)n'?t (yet )?(been )?(confirmed|proven|verified|checked|tested|measured)|unconfirmed|unverified|untested|` +
+	strongHedge = lazyregexp.New(`(?i)\b(i suspect|suspect(ed)?|suspicion|(not|never) (yet )?(been )?(confirmed|proven|verified|checked|tested|measured)|(have|has)n'?t (yet )?(been )?(confirmed|proven|verified|checked|tested|measured)|unconfirmed|unverified|untested|` +
 		`hypothes[ie]s|my (guess|hunch)|a guess|i bet|can'?t confirm|not sure (if|whether|why|what))\b`)
-	weakHedge = regexp.MustCompile(`(?i)\b(might|may|could) (be|have)\b|\b(probably|likely|possibly|perhaps|presumably|i think|seems? (to|like)|appears? to)\b`)
-	causeWord = regexp.MustCompile(`(?i)\b(caus\w*|because|due to|regression|culprit|responsible|broke|breaks|why|explain\w*)\b`)
+	weakHedge = lazyregexp.New(`(?i)\b(might|may|could) (be|have)\b|\b(probably|likely|possibly|perhaps|presumably|i think|seems? (to|like)|appears? to)\b`)
+	causeWord = lazyregexp.New(`(?i)\b(caus\w*|because|due to|regression|culprit|responsible|broke|breaks|why|explain\w*)\b`)
 	// A later line confirming a hypothesis.
-	confirmCue = regexp.MustCompile(`(?i)\b(confirm(ed|s)|that('?s| is) (it|the (shape of it|cause|culprit|problem))|there it is|found it|root cause|cause:|` +
+	confirmCue = lazyregexp.New(`(?i)\b(confirm(ed|s)|that('?s| is) (it|the (shape of it|cause|culprit|problem))|there it is|found it|root cause|cause:|` +
 		`the cause (is|was)|verified|as (i )?suspected|sure enough|that explains|so that'?s why)\b`)
 )
 
@@ -79,7 +79,7 @@ const fixedDone = `(?i)(^|[.!?]\s+)fixed\b|\b(is|are|now|it'?s|that'?s) fixed\b|
 // sentenceSplit cuts a digest line into sentences, list items (a one-lined
 // list is "… - item - item") and asides in parentheses ("keeping the change
 // (it wasn't the cause)" says two things of opposite polarity).
-var sentenceSplit = regexp.MustCompile(`[.!?;](\s+|$)|\s[-*•]\s|\s\d+\.\s|\s\(|\)(\s|$)`)
+var sentenceSplit = lazyregexp.New(`[.!?;](\s+|$)|\s[-*•]\s|\s\d+\.\s|\s\(|\)(\s|$)`)
 
 func sentences(s string) []string {
 	var out []string

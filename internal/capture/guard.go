@@ -3,10 +3,10 @@ package capture
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -39,15 +39,15 @@ import (
 const guardShared = 3
 
 // negation finds a sentence that denies: the polarity the guard compares.
-var negation = regexp.MustCompile(`(?i)\b(not|no|never|none|nothing|neither|nor|without|isn'?t|wasn'?t|aren'?t|weren'?t|doesn'?t|didn'?t|don'?t|can'?t|cannot|couldn'?t|won'?t|ruled out|rather than|instead of|red herring|disproved|refuted|wrong)\b|n't\b`)
+var negation = lazyregexp.New(`(?i)\b(not|no|never|none|nothing|neither|nor|without|isn'?t|wasn'?t|aren'?t|weren'?t|doesn'?t|didn'?t|don'?t|can'?t|cannot|couldn'?t|won'?t|ruled out|rather than|instead of|red herring|disproved|refuted|wrong)\b|n't\b`)
 
 // modal finds a sentence that says a thing as possible, not as so: a
 // hypothesis written that way is said as what it is.
-var modal = regexp.MustCompile(`(?i)\b(might|may|could|possibly|probably|likely|perhaps|presumably|suspect\w*)\b`)
+var modal = lazyregexp.New(`(?i)\b(might|may|could|possibly|probably|likely|perhaps|presumably|suspect\w*)\b`)
 
 // askCue finds a developer asking for something to be kept: the condition
 // for storing an open question.
-var askCue = regexp.MustCompile(`(?i)\b(remember|note (this|that|it|down)|make a note|take a note|write (this|that|it) down|keep (this|that) in mind|save (this|that)|for next time|don'?t forget|memor(y|ize|ise)|jot)\b`)
+var askCue = lazyregexp.New(`(?i)\b(remember|note (this|that|it|down)|make a note|take a note|write (this|that|it) down|keep (this|that) in mind|save (this|that)|for next time|don'?t forget|memor(y|ize|ise)|jot)\b`)
 
 type badStatement struct {
 	arc       Arc

@@ -8,10 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/internal/locate"
 )
 
@@ -169,7 +169,7 @@ var (
 	attrMarkers   = hashMarkers("MEMORY.md merge driver")
 	configMarkers = markers{"# >>> mem: MEMORY.md merge driver (mem uninstall removes this section)", "", `[merge "` + mergeDriver + `"]`}
 	// mergeSection finds a [merge "mem-memory-index"] section header.
-	mergeSection = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*merge[ \t]+"` + mergeDriver + `"[ \t]*\]`)
+	mergeSection = lazyregexp.New(`(?m)^[ \t]*\[[ \t]*merge[ \t]+"` + mergeDriver + `"[ \t]*\]`)
 )
 
 // memoryPattern is the .gitattributes pattern for the store's MEMORY.md

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/mem-dev/mem/internal/lazyregexp"
 )
 
 // sharedMem is how files a team shares name mem: by the bare name, looked
@@ -176,7 +177,7 @@ func codexUserPath(o Options) string {
 }
 
 // codexMemTable finds a [mcp_servers.mem] table header.
-var codexMemTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("mem"|'mem'|mem)[ \t]*\]`)
+var codexMemTable = lazyregexp.New(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("mem"|'mem'|mem)[ \t]*\]`)
 
 func planCodex(pl *planner) error {
 	if err := planCodexFile(pl, codexPath(pl.o), sharedMem, "add mem's MCP server for codex (read once the project is trusted)"); err != nil {

@@ -42,13 +42,13 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/transcript"
 	"github.com/mem-dev/mem/search"
@@ -273,7 +273,7 @@ func (r *turnReader) fileSlug(p string) (string, bool) {
 }
 
 // slugWord is a run of lower-case words joined by '-', as slugs are.
-var slugWord = regexp.MustCompile(`[a-z0-9]+(?:-[a-z0-9]+)*`)
+var slugWord = lazyregexp.New(`[a-z0-9]+(?:-[a-z0-9]+)*`)
 
 // slugsIn lists the known slugs a search's output names, in order, each once.
 func (r *turnReader) slugsIn(text string) []string {

@@ -52,13 +52,13 @@ package profile
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -102,9 +102,9 @@ importance 1-10, the date it was added. ` + "`mem profile add`" + ` keeps the li
 moving the weakest (inferred first, then least important, then oldest) into an ordinary memory. -->`
 
 var (
-	rule       = regexp.MustCompile(`^[-*_=\s]{3,}$`) // a thematic break or a setext underline
-	comment    = regexp.MustCompile(`<!--.*?-->`)
-	importance = regexp.MustCompile(`(?i)^(?:importance|imp)\s*[:=]?\s*(\d+)$`)
+	rule       = lazyregexp.New(`^[-*_=\s]{3,}$`) // a thematic break or a setext underline
+	comment    = lazyregexp.New(`<!--.*?-->`)
+	importance = lazyregexp.New(`(?i)^(?:importance|imp)\s*[:=]?\s*(\d+)$`)
 )
 
 // Parse reads a profile file. It never fails: what it cannot read as a line

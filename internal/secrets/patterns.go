@@ -2,27 +2,28 @@ package secrets
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/mem-dev/mem/internal/lazyregexp"
 )
 
 // pattern is one kind of credential found on a single line.
 type pattern struct {
 	name  string
-	re    *regexp.Regexp
+	re    *lazyregexp.Regexp
 	group int                 // submatch holding the secret (0: the whole match)
 	hints []string            // the lowercased line must contain one of these for re to run
-	gate  *regexp.Regexp      // when set, the line must match it too
+	gate  *lazyregexp.Regexp  // when set, the line must match it too
 	ok    func([]string) bool // when set, vets the submatches
 }
 
 // A private key block is reported on its BEGIN line, but only when key
 // material follows: a sentence that merely names the header is not a key.
 var (
-	privateKeyRE = regexp.MustCompile(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
+	privateKeyRE = lazyregexp.New(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
 	privateKey   = pattern{name: "private key block"}
-	base64Line   = regexp.MustCompile(`^[A-Za-z0-9+/=]{20,}`)
+	base64Line   = lazyregexp.New(`^[A-Za-z0-9+/=]{20,}`)
 )
 
 func keyBodyFollows(rest string, next []string) bool {
@@ -64,61 +65,61 @@ func mixedRandom(m []string) bool {
 var patterns = []*pattern{{
 	name:  "AWS access key id",
 	hints: []string{"akia", "asia", "abia", "acca"},
-	re:    regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
+	re:    lazyregexp.New(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
 	ok:    bodyRandom(4),
 }, {
 	name:  "AWS secret access key",
 	hints: []string{"secret"},
-	gate:  regexp.MustCompile(`(?i)aws.{0,20}secret|secret.?access.?key`),
-	re:    regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`),
+	gate:  lazyregexp.New(`(?i)aws.{0,20}secret|secret.?access.?key`),
+	re:    lazyregexp.New(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`),
 	group: 1,
 	ok:    mixedRandom,
 }, {
 	name:  "GitHub token",
 	hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-	re:    regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`),
+	re:    lazyregexp.New(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b`),
 	ok:    bodyRandom(4),
 }, {
 	name:  "GitHub token",
 	hints: []string{"github_pat_"},
-	re:    regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`),
+	re:    lazyregexp.New(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`),
 	ok:    bodyRandom(11),
 }, {
 	name:  "GitLab token",
 	hints: []string{"glpat-"},
-	re:    regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`),
+	re:    lazyregexp.New(`\bglpat-[A-Za-z0-9_-]{20,}`),
 	ok:    bodyRandom(6),
 }, {
 	name:  "Slack token",
 	hints: []string{"xox"},
-	re:    regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
+	re:    lazyregexp.New(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
 	ok:    bodyRandom(5),
 }, {
 	name:  "Slack webhook URL",
 	hints: []string{"hooks.slack.com"},
-	re:    regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{20,}`),
+	re:    lazyregexp.New(`https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{20,}`),
 }, {
 	// Test keys are secrets too: they reach a real account, and a test key
 	// in git teaches the habit that puts the live one there. Publishable
 	// keys (pk_live_) are public by design and not reported.
 	name:  "Stripe secret key",
 	hints: []string{"k_live_", "k_test_"},
-	re:    regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
+	re:    lazyregexp.New(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
 	ok:    bodyRandom(8),
 }, {
 	name:  "Stripe webhook signing secret",
 	hints: []string{"whsec_"},
-	re:    regexp.MustCompile(`\bwhsec_[A-Za-z0-9+/=]{20,}`),
+	re:    lazyregexp.New(`\bwhsec_[A-Za-z0-9+/=]{20,}`),
 	ok:    bodyRandom(6),
 }, {
 	name:  "Anthropic API key",
 	hints: []string{"sk-ant-"},
-	re:    regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`),
+	re:    lazyregexp.New(`\bsk-ant-[A-Za-z0-9_-]{20,}`),
 	ok:    bodyRandom(7),
 }, {
 	name:  "OpenAI API key",
 	hints: []string{"sk-"},
-	re:    regexp.MustCompile(`\bsk-((?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`),
+	re:    lazyregexp.New(`\bsk-((?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`),
 	ok: func(m []string) bool {
 		// sk-learn-compatible-…, sk-xxx: a key is random, in mixed case.
 		return !strings.HasPrefix(m[1], "ant-") && mixedRandom(m)
@@ -126,37 +127,37 @@ var patterns = []*pattern{{
 }, {
 	name:  "Google API key",
 	hints: []string{"aiza"},
-	re:    regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
+	re:    lazyregexp.New(`\bAIza[0-9A-Za-z_-]{35}`),
 	ok:    bodyRandom(4),
 }, {
 	name:  "Twilio API key",
 	hints: []string{"sk"},
-	re:    regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`),
+	re:    lazyregexp.New(`\bSK[0-9a-fA-F]{32}\b`),
 	ok:    bodyRandom(2),
 }, {
 	name:  "SendGrid API key",
 	hints: []string{"sg."},
-	re:    regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`),
+	re:    lazyregexp.New(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`),
 }, {
 	name:  "npm token",
 	hints: []string{"npm_"},
-	re:    regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+	re:    lazyregexp.New(`\bnpm_[A-Za-z0-9]{36}\b`),
 	ok:    bodyRandom(4),
 }, {
 	name:  "JSON Web Token",
 	hints: []string{"eyj"},
-	re:    regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`),
+	re:    lazyregexp.New(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`),
 }, {
 	name:  "connection string with an inline password",
 	hints: []string{"://"},
-	re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://([^\s:/@'"<>]*):([^\s/@'"]+)@[^\s/'"]+`),
+	re:    lazyregexp.New(`\b[A-Za-z][A-Za-z0-9+.-]*://([^\s:/@'"<>]*):([^\s/@'"]+)@[^\s/'"]+`),
 	ok:    func(m []string) bool { return !placeholderPassword(m[1], m[2]) },
 }, {
 	// A token written right after a credential word: TOKEN=…,
 	// "api_key": "…", password is …, Bearer ….
 	name:  "high-entropy token next to a credential word",
 	hints: []string{"key", "secret", "token", "passw", "pwd", "credential", "bearer"},
-	re: regexp.MustCompile(`(?i)(?:key|secret|token|passw(?:or)?d|pwd|credential|bearer)[A-Za-z0-9_-]*` +
+	re: lazyregexp.New(`(?i)(?:key|secret|token|passw(?:or)?d|pwd|credential|bearer)[A-Za-z0-9_-]*` +
 		`((?:["'\x60]?\s*(?::=|=>|[:=])|\s+(?:is|was|=)?)\s*)["'\x60]?([A-Za-z0-9+/=_.~-]{20,})([(\[]?)`),
 	group: 2,
 	ok:    genericToken,
@@ -165,7 +166,7 @@ var patterns = []*pattern{{
 	// digit, so it is judged by what it is assigned to, not by entropy.
 	name:  "password",
 	hints: []string{"pass", "pwd"},
-	re: regexp.MustCompile(`(?i)([A-Za-z0-9_.-]*(?:pass|pwd)[A-Za-z0-9_.-]*)["'\x60]?` +
+	re: lazyregexp.New(`(?i)([A-Za-z0-9_.-]*(?:pass|pwd)[A-Za-z0-9_.-]*)["'\x60]?` +
 		`(\s*(?::=|=>|[:=])\s*|\s+(?:(?:for|of|on|to)(?:\s+\S+){1,3}\s+)?(?:is|was)\s*:?\s*|\s+)` +
 		`(["'\x60]?)([^\s"'\x60]+)(["'\x60]?)(.*)`),
 	group: 4,
@@ -173,23 +174,23 @@ var patterns = []*pattern{{
 }, {
 	name:  "password",
 	hints: []string{"mysql", "mariadb"},
-	re:    regexp.MustCompile(`(?:^|\s)-p["']?([^\s"'-][^\s"']{5,})`),
+	re:    lazyregexp.New(`(?:^|\s)-p["']?([^\s"'-][^\s"']{5,})`),
 	group: 1,
 	ok:    func(m []string) bool { return !placeholderValue(m[1]) },
 }, {
 	name:  "HTTP basic credentials",
 	hints: []string{"basic"},
-	re:    regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})`),
+	re:    lazyregexp.New(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})`),
 	group: 1,
 	ok:    basicCredentials,
 }}
 
 var (
-	uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	hexRE  = regexp.MustCompile(`^[0-9a-fA-F]+$`)
+	uuidRE = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	hexRE  = lazyregexp.New(`^[0-9a-fA-F]+$`)
 	// Stripe object ids name a customer, a payment, an event: not secrets.
-	stripeIDRE = regexp.MustCompile(`^(?:acct|ba|card|ch|cs|cus|evt|ii|in|po|pi|pm|price|prod|py|re|seti|si|sub|tr|txn|pk_live|pk_test)_`)
-	extRE      = regexp.MustCompile(`\.[A-Za-z]{1,5}$`)
+	stripeIDRE = lazyregexp.New(`^(?:acct|ba|card|ch|cs|cus|evt|ii|in|po|pi|pm|price|prod|py|re|seti|si|sub|tr|txn|pk_live|pk_test)_`)
+	extRE      = lazyregexp.New(`\.[A-Za-z]{1,5}$`)
 )
 
 // genericToken vets the token after a credential word: long, random-looking,
@@ -351,10 +352,10 @@ func codeLike(v string) bool {
 }
 
 var (
-	callRE    = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*[(\[]`)
-	dottedRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$`)
-	schemeRE  = regexp.MustCompile(`^[a-z][a-z0-9+.-]*:`)
-	varNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	callRE    = lazyregexp.New(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*[(\[]`)
+	dottedRE  = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$`)
+	schemeRE  = lazyregexp.New(`^[a-z][a-z0-9+.-]*:`)
+	varNameRE = lazyregexp.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 )
 
 // basicCredentials reports whether the base64 after "Basic" decodes to

@@ -3,9 +3,10 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mem-dev/mem/internal/lazyregexp"
 )
 
 // isKeyByte reports whether c can be part of a key as providers write them:
@@ -56,7 +57,7 @@ func leader(s string) bool {
 
 // pieceGlue is what joins the quoted pieces of an assembled string:
 // "sk_live_" + "abc", 'a' 'b', "a"."b".
-var pieceGlue = regexp.MustCompile(`([A-Za-z0-9_+/=-])["'][ \t]*[+.]?[ \t]*["']([A-Za-z0-9_+/=-])`)
+var pieceGlue = lazyregexp.New(`([A-Za-z0-9_+/=-])["'][ \t]*[+.]?[ \t]*["']([A-Za-z0-9_+/=-])`)
 
 // gluedPieces is a cheap test for what pieceGlue matches.
 func gluedPieces(line string) bool {

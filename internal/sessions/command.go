@@ -2,9 +2,9 @@ package sessions
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/internal/shell"
 )
 
@@ -75,14 +75,14 @@ func Normalize(line string) []Command {
 }
 
 var (
-	assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
-	subcommand = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
-	dottedTask = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$`)
-	numberLike = regexp.MustCompile(`^[0-9]+([.:,][0-9]+)*(ms|s|m|h|d|k|K|M|G|%)?$`)
-	hexLike    = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
-	uuidLike   = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	fileLike   = regexp.MustCompile(`[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]{0,5}$`)
-	urlLike    = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
+	assignment = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
+	subcommand = lazyregexp.New(`^[a-z][a-z0-9_:-]*$`)
+	dottedTask = lazyregexp.New(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$`)
+	numberLike = lazyregexp.New(`^[0-9]+([.:,][0-9]+)*(ms|s|m|h|d|k|K|M|G|%)?$`)
+	hexLike    = lazyregexp.New(`^[0-9a-fA-F]{7,64}$`)
+	uuidLike   = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	fileLike   = lazyregexp.New(`[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]{0,5}$`)
+	urlLike    = lazyregexp.New(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
 )
 
 // wrappers run the command that follows them.

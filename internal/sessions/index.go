@@ -11,13 +11,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mem-dev/mem/internal/atomicfile"
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/internal/transcript"
 )
@@ -261,7 +261,7 @@ func (b *builder) index() {
 	}
 }
 
-var exitCode = regexp.MustCompile(`^Exit code (\d+)`)
+var exitCode = lazyregexp.New(`^Exit code (\d+)`)
 
 func (b *builder) add(e transcript.Entry) error {
 	if b.pending == nil {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/internal/locate"
 )
 
@@ -155,7 +155,7 @@ func (g *Gate) Check(d Draft, ev Evidence) []Failure {
 	return fs
 }
 
-var validName = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
+var validName = lazyregexp.New(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
 
 // quotesError reports whether failure shares a long enough run of
 // characters with an indexed error of one of the cited sessions.
@@ -211,8 +211,8 @@ func longestCommon(a, b string, enough int) int {
 }
 
 var (
-	codeSpan   = regexp.MustCompile("`([^`\\s]+)`")
-	fileSuffix = regexp.MustCompile(`^[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]{0,5}$`)
+	codeSpan   = lazyregexp.New("`([^`\\s]+)`")
+	fileSuffix = lazyregexp.New(`^[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]{0,5}$`)
 )
 
 // citedPaths is the draft's paths and the path-like code spans of its body.
@@ -268,7 +268,7 @@ func (g *Gate) checkPath(p string) string {
 }
 
 // consequence words say what goes wrong.
-var consequence = regexp.MustCompile(`(?i)\b(fail\w*|error\w*|break\w*|broke\w*|wrong|bug\w*|crash\w*|lost|los(e|es|ing)|reject\w*|corrupt\w*|regress\w*|conflict\w*|block\w*|denied|refus\w*|mistake\w*|incorrect|invalid|missing|leak\w*|outage\w*|revert\w*)\b`)
+var consequence = lazyregexp.New(`(?i)\b(fail\w*|error\w*|break\w*|broke\w*|wrong|bug\w*|crash\w*|lost|los(e|es|ing)|reject\w*|corrupt\w*|regress\w*|conflict\w*|block\w*|denied|refus\w*|mistake\w*|incorrect|invalid|missing|leak\w*|outage\w*|revert\w*)\b`)
 
 // efficiency words carry no consequence of their own.
 var efficiency = map[string]bool{
