@@ -46,7 +46,8 @@ var ErrNotFound = errors.New("no memory with this slug")
 
 // Written is the outcome of one write.
 type Written struct {
-	Slug, Path string // Path relative to the work tree
+	Slug string `json:"slug"`
+	Path string `json:"path"` // relative to the work tree
 	gitstore.Result
 }
 

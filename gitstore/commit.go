@@ -38,21 +38,21 @@ type Trailer struct{ Key, Value string }
 
 // Result is what Apply and Undo did.
 type Result struct {
-	Commit    string // full hash of the new commit, when Committed
-	Committed bool
+	Commit    string `json:"commit,omitempty"` // full hash of the new commit, when Committed
+	Committed bool   `json:"committed"`
 	// Skipped says why no commit was made (the files were written), as a
 	// phrase such as "a merge is in progress"; "" when Committed.
-	Skipped string
+	Skipped string `json:"skipped,omitempty"`
 	// Pending is set with Skipped when the write is kept to be committed,
 	// with its own message, by the next Apply or Flush (git was busy, or
 	// the repository could not take a commit).
-	Pending bool
+	Pending bool `json:"pending,omitempty"`
 	// Earlier lists the commits made first, of writes an earlier Apply had
 	// left pending.
-	Earlier []string
+	Earlier []string `json:"earlier,omitempty"`
 	// Warning says what the user should know although the write went
 	// through, e.g. an earlier pending write that could not be committed.
-	Warning string
+	Warning string `json:"warning,omitempty"`
 }
 
 // Reasons for not committing, in Result.Skipped.
