@@ -160,7 +160,7 @@ func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capt
 		return nil, nil, err
 	}
 	defer unlock()
-	ix, err := r.indexer().Refresh()
+	ix, err := r.indexer().Refresh(nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -15,7 +15,8 @@ import (
 // again; a missing or corrupt cache is rebuilt silently. The caller closes
 // the index.
 func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
-	if ix, ok := r.indexer().Cached(r.Now()); ok {
+	ix, stale := r.indexer().Check()
+	if ix != nil {
 		return ix, nil
 	}
 	unlock, err := r.lock(ctx)
@@ -23,7 +24,7 @@ func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 		return nil, err
 	}
 	defer unlock()
-	return r.indexer().Refresh()
+	return r.indexer().Refresh(stale)
 }
 
 // TryIndex is Index for a hook, which must never wait: when another
@@ -47,7 +48,7 @@ func (r *Repo) indexLocked() (*search.Index, error) {
 	if ix, ok := r.indexer().Cached(r.Now()); ok {
 		return ix, nil
 	}
-	return r.indexer().Refresh()
+	return r.indexer().Refresh(nil)
 }
 
 // Rebuild parses every file again and rewrites the cache.
@@ -78,7 +79,7 @@ func (r *Repo) indexer() indexer.Store {
 // A failure here must not fail the write (the cache rebuilds itself on the
 // next read), so it is only logged.
 func (r *Repo) refreshLocked() {
-	ix, err := r.indexer().Refresh()
+	ix, err := r.indexer().Refresh(nil)
 	if err != nil {
 		r.logf("refresh index: %v", err)
 	}

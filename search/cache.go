@@ -203,6 +203,11 @@ func (ix *Index) WriteFile(path string, sources []Source) error {
 	return atomicfile.WriteParts(path, 0o600, frame(secs, sums)...)
 }
 
+// Fingerprint identifies the cache's content: its header, which holds every
+// section's length and checksum. A caller that checked a cache, closed it
+// and opens it again knows by it whether another process rewrote it.
+func (ix *Index) Fingerprint() string { return string(ix.data[:headerSize]) }
+
 // Sources returns the stamps stored by WriteFile, all decoded (nil for a
 // built index or a corrupt section).
 func (ix *Index) Sources() []Source {
@@ -327,6 +332,22 @@ func (r *reader) strs() []string {
 	return ss
 }
 
+// skipStrs passes over a string list as strs reads it, copying nothing.
+func (r *reader) skipStrs() {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.ok, r.b = false, nil
+		return
+	}
+	for range n {
+		if l := r.uvarint(); l <= uint64(len(r.b)) {
+			r.b = r.b[l:]
+		} else {
+			r.ok, r.b = false, nil
+		}
+	}
+}
+
 func (r *reader) byte() byte {
 	if len(r.b) == 0 {
 		r.ok = false
@@ -339,7 +360,8 @@ func (r *reader) byte() byte {
 
 func decodeDoc(rec []byte) (Doc, bool) { return decodeRecord(rec, true) }
 
-// decodeSummary decodes a record but its body, which it skips.
+// decodeSummary decodes a record but its body and aliases, which it skips:
+// the bulk of a record, and nothing a listing shows.
 func decodeSummary(rec []byte) (Doc, bool) { return decodeRecord(rec, false) }
 
 func decodeRecord(rec []byte, body bool) (Doc, bool) {
@@ -361,7 +383,11 @@ func decodeRecord(rec []byte, body bool) (Doc, bool) {
 	}
 	d.Line = int(r.varint())
 	d.Tags = r.strs()
-	d.Aliases = r.strs()
+	if body {
+		d.Aliases = r.strs()
+	} else {
+		r.skipStrs()
+	}
 	d.Unverified = r.strs()
 	d.Broken = r.str()
 	return d, r.ok && len(r.b) == 0

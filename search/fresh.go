@@ -184,8 +184,10 @@ func CheckFresh(stamps Stamps, cacheDir string, now time.Time, full bool) Freshn
 func anyChanged(stamps Stamps, n int) bool {
 	var changed atomic.Bool
 	inParallel(n, func(lo, hi int) {
+		st := newStatter()
+		defer st.close()
 		for i := lo; i < hi && !changed.Load(); i++ {
-			if stamps.File(i).changed() {
+			if s := stamps.File(i); st.stat(s.Path, s.Kind) != s {
 				changed.Store(true)
 			}
 		}
@@ -200,13 +202,15 @@ func Restat(stamps []Source, keep func(Source) bool) []int {
 	var mu sync.Mutex
 	var out []int
 	inParallel(len(stamps), func(lo, hi int) {
+		stat := newStatter()
+		defer stat.close()
 		var mine []int
 		for i := lo; i < hi; i++ {
 			st := stamps[i]
 			if st.Kind != SourceFile || keep != nil && !keep(st) {
 				continue
 			}
-			if now := Stat(st.Path, SourceFile); now != st {
+			if now := stat.stat(st.Path, SourceFile); now != st {
 				stamps[i] = now
 				mine = append(mine, i)
 			}

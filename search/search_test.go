@@ -699,6 +699,7 @@ func FuzzOpen(f *testing.F) {
 		}
 		ix.Search(ParseQuery("spanish vat rounding release tax.py", ""), Options{All: true, Now: fixtureNow})
 		ix.Docs()
+		ix.Summaries()
 		ix.Sources()
 	})
 }

@@ -1,7 +1,7 @@
 package search
 
-// Summaries returns every document as Docs does but without its body, the
-// bulk of a record: what a listing of the memories reads. If a record is
+// Summaries returns every document as Docs does but without its body and
+// aliases, the bulk of a record: what a listing of the memories reads. If a record is
 // corrupt it returns nil and Err reports ErrCorrupt.
 func (ix *Index) Summaries() []Doc {
 	docs := make([]Doc, 0, ix.nDocs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"text/tabwriter"
 )
@@ -24,7 +25,10 @@ func (c listCmd) Run(e *env) error {
 	if c.JSON {
 		return printJSON(e, nonNil(entries))
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	// tabwriter writes each cell and its padding on its own: unbuffered,
+	// a listing of 10,000 memories was 60,000 write calls.
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	for _, m := range entries {
 		label := ""
 		if m.SupersededBy != "" {
@@ -35,5 +39,8 @@ func (c listCmd) Run(e *env) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s%s\n", m.Slug, m.Class, m.Name, label)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return out.Flush()
 }

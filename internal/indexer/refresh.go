@@ -35,10 +35,55 @@ func (s Store) Cached(now time.Time) (*search.Index, bool) {
 	return nil, false
 }
 
+// Stale is what a full check found out of date in a cache, so that the
+// refresh that follows, under the store's lock, need not stat every file
+// again: its stamps hold for as long as the cache is the one checked.
+type Stale struct {
+	cache string // the checked cache's Fingerprint
+	dirs  bool   // a directory changed: the stores are listed again
+	cur   []search.Source
+	files []int // indexes in cur of the files whose stamps changed
+}
+
+// Check is Cached for a caller that refreshes when the cache is stale: it
+// stats every file without stopping at the first that changed, and returns
+// what it found for Refresh. Either the index (fresh) or stale is set;
+// neither when there is no intact cache.
+func (s Store) Check() (*search.Index, *Stale) {
+	ix, err := search.Open(s.Place.IndexPath())
+	if err != nil {
+		return nil, nil
+	}
+	if ix.Verify() != nil {
+		ix.Close()
+		return nil, nil
+	}
+	stale := &Stale{cache: ix.Fingerprint()}
+	cur := ix.Sources()
+	for _, st := range cur {
+		if st.Kind == search.SourceDir && search.Stat(st.Path, search.SourceDir) != st {
+			stale.dirs = true
+			break
+		}
+	}
+	if !stale.dirs {
+		if stale.files = search.Restat(cur, nil); len(stale.files) == 0 {
+			if _, marked := search.Marked(s.Place.CacheDir()); marked {
+				search.ClearStale(s.Place.CacheDir())
+			}
+			return ix, nil
+		}
+		stale.cur = cur
+	}
+	ix.Close()
+	return nil, stale
+}
+
 // Refresh brings the cache up to date and returns the index; the caller
 // holds the store's lock. It stats every file the cache was built from
-// (the full check); RefreshMarked is the hook's cheaper one.
-func (s Store) Refresh() (*search.Index, error) { return s.refresh(false) }
+// (the full check), unless stale, a Check's finding, still describes the
+// cache; RefreshMarked is the hook's cheaper one.
+func (s Store) Refresh(stale *Stale) (*search.Index, error) { return s.refresh(false, stale) }
 
 // RefreshMarked refreshes the cache as Refresh does, statting only the
 // store's directories and the files the stale marker names (those an agent
@@ -46,7 +91,7 @@ func (s Store) Refresh() (*search.Index, error) { return s.refresh(false) }
 // after its own quick check. Without such a marker, or when none of the
 // files it names changed (the hook's rotating slice found something else),
 // it checks every file.
-func (s Store) RefreshMarked() (*search.Index, error) { return s.refresh(true) }
+func (s Store) RefreshMarked() (*search.Index, error) { return s.refresh(true, nil) }
 
 // refresh brings the cache up to date. When no directory changed, the files
 // are those the cache was built from, and only those whose stamps changed
@@ -54,19 +99,26 @@ func (s Store) RefreshMarked() (*search.Index, error) { return s.refresh(true) }
 // the stamps. Either way the changes go in with search.Replace: an edited
 // memory's postings are rewritten and every other list copied. A missing or
 // damaged cache is rebuilt from every file.
-func (s Store) refresh(marked bool) (*search.Index, error) {
+func (s Store) refresh(marked bool, stale *Stale) (*search.Index, error) {
 	path := s.Place.IndexPath() // reads Claude Code's settings: once
 	old, err := search.Open(path)
 	if err != nil {
 		return s.rebuild(path)
 	}
 	defer old.Close()
+	if stale != nil && old.Fingerprint() != stale.cache {
+		stale = nil // another process refreshed it meanwhile
+	}
 	stamps := old.Sources()
 	dirs := len(stamps) == 0 // a cache without stamps: list the stores
-	for _, st := range stamps {
-		if st.Kind == search.SourceDir && search.Stat(st.Path, search.SourceDir) != st {
-			dirs = true
-			break
+	if stale != nil {
+		dirs = dirs || stale.dirs
+	} else {
+		for _, st := range stamps {
+			if st.Kind == search.SourceDir && search.Stat(st.Path, search.SourceDir) != st {
+				dirs = true
+				break
+			}
 		}
 	}
 	var changed []Source
@@ -98,6 +150,18 @@ func (s Store) refresh(marked bool) (*search.Index, error) {
 			}
 		}
 		cur = now
+	} else if stale != nil {
+		// The check's stamps were taken before any file is read below:
+		// a file changed since is seen by the next check.
+		cur = stale.cur
+		for _, i := range stale.files {
+			f, ok := s.sourceOf(cur[i].Path)
+			if !ok {
+				return s.rebuild(path)
+			}
+			f.Stamp = cur[i]
+			changed = append(changed, f)
+		}
 	} else {
 		cur = slices.Clone(stamps)
 		var ok bool

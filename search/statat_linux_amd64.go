@@ -1,0 +1,5 @@
+package search
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_NEWFSTATAT
