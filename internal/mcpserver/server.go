@@ -112,6 +112,14 @@ func (nopCloser) Close() error { return nil }
 // short text shown beside it; an error becomes a tool error whose text is
 // the error's message. adjust tightens the schema inferred from In (enums,
 // ranges, defaults) before the SDK and checkArgs use it.
+//
+// It does what the SDK's typed mcp.AddTool does (validate the arguments and
+// fill in their defaults, decode them, call, encode and validate the
+// output as structured content), but resolves the schemas for validation
+// on the tool's first call instead of at registration: resolving them was
+// most of what building the server cost, and every `mem mcp` paid it
+// before it could answer initialize, though most sessions call a tool
+// rarely or never. testdata/wire.golden holds the answers unchanged.
 func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, adjust func(*jsonschema.Schema), h func(context.Context, In) (Out, string, error)) {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
@@ -120,17 +128,93 @@ func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, adjust func(*
 	if adjust != nil {
 		adjust(schema)
 	}
-	t.InputSchema = schema
+	outSchema, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: output schema of %s: %v", t.Name, err))
+	}
+	t.InputSchema, t.OutputSchema = schema, outSchema
 	s.schemas[t.Name] = schema
-	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		out, text, err := h(ctx, in)
+	resolved := sync.OnceValues(func() ([2]*jsonschema.Resolved, error) {
+		in, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 		if err != nil {
-			return nil, out, err
+			return [2]*jsonschema.Resolved{}, fmt.Errorf("input schema of %s: %w", t.Name, err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+		out, err := outSchema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+		if err != nil {
+			return [2]*jsonschema.Resolved{}, fmt.Errorf("output schema of %s: %w", t.Name, err)
+		}
+		return [2]*jsonschema.Resolved{in, out}, nil
 	})
+	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rs, err := resolved()
+		if err != nil {
+			return nil, err
+		}
+		args, err := applySchema(req.Params.Arguments, rs[0], false)
+		if err != nil {
+			return errorResult(fmt.Errorf("validating \"arguments\": %v", err)), nil
+		}
+		var in In
+		if err := json.Unmarshal(args, &in); err != nil {
+			return errorResult(err), nil
+		}
+		s.mu.Lock()
+		out, text, err := h(ctx, in)
+		s.mu.Unlock()
+		if err != nil {
+			return errorResult(err), nil
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("marshaling output: %w", err)
+		}
+		if data, err = applySchema(data, rs[1], true); err != nil {
+			return nil, fmt.Errorf("validating tool output: %w", err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)}, nil
+	})
+}
+
+// applySchema validates data against a resolved schema and fills in its
+// defaults, as the SDK does for a typed tool: arguments are read as an
+// object (absent ones as {}), and an object is written back with its keys
+// sorted, which is the form clients have always received.
+func applySchema(data json.RawMessage, resolved *jsonschema.Resolved, forOutput bool) (json.RawMessage, error) {
+	var v any
+	if !forOutput {
+		m := map[string]any{}
+		if len(data) > 0 {
+			if err := json.Unmarshal(data, &m); err != nil {
+				return nil, fmt.Errorf("unmarshaling arguments: %w", err)
+			}
+		}
+		v = m
+	} else if len(data) > 0 {
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("unmarshaling output: %w", err)
+		}
+	}
+	_, isObject := v.(map[string]any)
+	if isObject {
+		if err := resolved.ApplyDefaults(&v); err != nil {
+			return nil, fmt.Errorf("applying schema defaults:\n%w", err)
+		}
+	}
+	if err := resolved.Validate(&v); err != nil {
+		return nil, err
+	}
+	if !isObject {
+		return data, nil
+	}
+	return json.Marshal(v)
+}
+
+// errorResult is a tool error whose text is err's message, as the SDK
+// makes one.
+func errorResult(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
 }
 
 // guard is the receiving middleware: it checks tool arguments before the
