@@ -22,11 +22,15 @@ import (
 // The capture evaluation: the real runner replays a real model's recorded
 // answers (a cassette, see ../shared/cassettes/README.md) to the exact
 // prompts mem capture sends, and what the pass writes is judged against the
-// labels of ../shared/eval/capture (the dev sessions) or held to what a
-// reading of them found (the unseen transcripts). The cassettes are named by
-// MEM_CAPTURE_CASSETTE and MEM_CAPTURE_UNSEEN_CASSETTE, else looked for at
-// ../shared/cassettes/capture-v1/ and capture-v1-unseen/; without one the
-// test skips and says why. A prompt the cassette does not hold fails the
+// labels of ../shared/eval/capture (the dev sessions, whole and in two
+// captures) or held to what a reading of them found (the unseen
+// transcripts). The cassettes are named by MEM_CAPTURE_CASSETTE,
+// MEM_CAPTURE_INCREMENTAL_CASSETTE and MEM_CAPTURE_UNSEEN_CASSETTE, else
+// looked for at ../shared/cassettes/capture-v2/, capture-incremental-v1/ and
+// capture-v1-unseen/; without one the test skips and says why. The dev
+// prompts list the store's memories nearest the session, so a change of
+// ranking changes them too: capture-v1 was recorded before the ranking of
+// issue 17, capture-v2 after it. A prompt the cassette does not hold fails the
 // test: the prompt changed since the recording, and new answers must be
 // recorded (the replay exits 3).
 //
@@ -93,7 +97,9 @@ func evalRepo(t *testing.T, src string) (string, *mem.Repo) {
 	return dir, r
 }
 
-type captureLabels map[string]struct {
+type captureLabels map[string]sessionLabels
+
+type sessionLabels struct {
 	MustCapture    []claimLabel `json:"must_capture"`
 	MustNotCapture []claimLabel `json:"must_not_capture"`
 	AlreadyInStore []string     `json:"already_in_store"`
@@ -224,7 +230,7 @@ func atoi(t *testing.T, s string) int {
 }
 
 func TestCaptureDevSessions(t *testing.T) {
-	cassette := captureCassette(t, "MEM_CAPTURE_CASSETTE", "capture-v1")
+	cassette := captureCassette(t, "MEM_CAPTURE_CASSETTE", "capture-v2")
 	dir := shared.Need(t, "eval", "capture")
 	storeSrc := shared.Need(t, "eval", "store")
 	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
@@ -245,64 +251,153 @@ func TestCaptureDevSessions(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			repo, r := evalRepo(t, storeSrc)
 			res, texts := captureOnce(t, repo, r, runner, filepath.Join(dir, name))
-			all := strings.Join(texts, "\n")
-			truths := 0
-			for _, c := range lab.MustCapture {
-				ok := false
-				for _, txt := range texts {
-					n := 0
-					for _, k := range c.Keywords {
-						if mentions(txt, k) {
-							n++
-						}
-					}
-					ok = ok || n == len(c.Keywords)
-				}
-				if ok {
-					truths++
-				} else {
-					t.Errorf("truth not captured: %s", c.Claim)
-				}
-			}
-			wrong := 0
-			for _, c := range lab.MustNotCapture {
-				if s := asserts(all, c); s != "" {
-					wrong++
-					t.Errorf("stored as true: %s\n  in %q", c.Claim, s)
+			truths, wrong, dups := judgeSession(t, r, lab, res.Written, texts)
+			table = append(table, fmt.Sprintf("%s  %v  truths %d/%d  refuted or unconfirmed stored %d/%d  repeats of the store %d  masked %d",
+				name, outcomeOf(res), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), dups, res.Masked))
+		})
+	}
+}
+
+// judgeSession holds what a capture of a labelled session wrote (texts: the
+// memories current at the end) to its labels: the truths captured, the
+// refuted or unconfirmed beliefs stored as true, and the repeats of what the
+// store held (an update supersedes what it repeats: the superseded memory is
+// no longer held).
+func judgeSession(t *testing.T, r *mem.Repo, lab sessionLabels, written []mem.Written, texts []string) (truths, wrong, dups int) {
+	t.Helper()
+	all := strings.Join(texts, "\n")
+	for _, c := range lab.MustCapture {
+		ok := false
+		for _, txt := range texts {
+			n := 0
+			for _, k := range c.Keywords {
+				if mentions(txt, k) {
+					n++
 				}
 			}
-			// A repeat of what the store held: a written memory whose closest
-			// other memory, searched by its name and description as the held
-			// check does, is one the labels say the store already held. The
-			// closest labelled one is logged: it is how near HeldScore a real
-			// proposal comes.
-			dups := 0
-			for _, w := range res.Written {
-				q := w.Slug
-				if e, ok := entryOf(t, r, w.Slug); ok {
-					q = e
+			ok = ok || n == len(c.Keywords)
+		}
+		if ok {
+			truths++
+		} else {
+			t.Errorf("truth not captured: %s", c.Claim)
+		}
+	}
+	for _, c := range lab.MustNotCapture {
+		if s := asserts(all, c); s != "" {
+			wrong++
+			t.Errorf("stored as true: %s\n  in %q", c.Claim, s)
+		}
+	}
+	// A repeat of what the store held: a written memory whose closest
+	// other memory, searched by its name and description as the held
+	// check does, is one the labels say the store already held. The
+	// closest labelled one is logged: it is how near HeldScore a real
+	// proposal comes.
+	for _, w := range written {
+		q := w.Slug
+		if e, ok := entryOf(t, r, w.Slug); ok {
+			q = e
+		}
+		rs, _, err := r.Search(context.Background(), q, "", search.Options{Limit: 10, All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		near := "none in the top 10"
+		for i, x := range rs {
+			if x.Slug == w.Slug || !slices.Contains(lab.AlreadyInStore, x.Slug) || superseded(x) {
+				continue
+			}
+			if near == "none in the top 10" {
+				near = fmt.Sprintf("%s at %.2f (rank %d)", x.Slug, x.Score, i+1)
+			}
+			if x.Score >= capture.HeldScore {
+				dups++
+				t.Errorf("%s repeats %s (score %.2f)", w.Slug, x.Slug, x.Score)
+			}
+		}
+		t.Logf("kept %s; the nearest memory the store held: %s", w.Slug, near)
+	}
+	return truths, wrong, dups
+}
+
+// superseded reports whether a search result is a superseded memory.
+func superseded(x search.Result) bool {
+	for _, l := range x.Labels {
+		if strings.HasPrefix(l, "superseded") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCaptureIncremental captures each dev session twice into one store, as
+// PreCompact and then SessionEnd would: first its first half, then the whole
+// of it, which sends the model only the new lines (the earlier ones as
+// context) and the memories the first capture wrote, so that it updates one
+// rather than writing it again. What is current at the end is judged as a
+// whole capture is.
+func TestCaptureIncremental(t *testing.T) {
+	cassette := captureCassette(t, "MEM_CAPTURE_INCREMENTAL_CASSETTE", "capture-incremental-v1")
+	dir := shared.Need(t, "eval", "capture")
+	storeSrc := shared.Need(t, "eval", "store")
+	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels captureLabels
+	if err := json.Unmarshal(raw, &labels); err != nil {
+		t.Fatal(err)
+	}
+	runner := replayRunner(t, cassette)
+	var table []string
+	defer func() {
+		t.Logf("capture in two steps on the dev sessions, replayed from %s:\n%s", cassette, strings.Join(table, "\n"))
+	}()
+	for _, name := range []string{"d01.jsonl", "d02.jsonl", "d03.jsonl", "d04.jsonl"} {
+		t.Run(name, func(t *testing.T) {
+			whole, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(string(whole), "\n")
+			if lines[len(lines)-1] == "" {
+				lines = lines[:len(lines)-1]
+			}
+			transcript := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(transcript, []byte(strings.Join(lines[:len(lines)/2], "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			repo, r := evalRepo(t, storeSrc)
+			first, _ := captureOnce(t, repo, r, runner, transcript)
+			if err := os.WriteFile(transcript, whole, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			second, _ := captureOnce(t, repo, r, runner, transcript)
+			if !second.New {
+				t.Errorf("the second capture found nothing new")
+			}
+			entries, _, err := r.List(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var current []mem.Written
+			var texts []string
+			for _, w := range append(first.Written, second.Written...) {
+				i := slices.IndexFunc(entries, func(e mem.Entry) bool { return e.Slug == w.Slug })
+				if i < 0 || entries[i].SupersededBy != "" {
+					continue
 				}
-				rs, _, err := r.Search(context.Background(), q, "", search.Options{Limit: 10, All: true})
+				data, _, err := r.Show(context.Background(), w.Slug)
 				if err != nil {
 					t.Fatal(err)
 				}
-				near := "none in the top 10"
-				for i, x := range rs {
-					if x.Slug == w.Slug || !slices.Contains(lab.AlreadyInStore, x.Slug) {
-						continue
-					}
-					if near == "none in the top 10" {
-						near = fmt.Sprintf("%s at %.2f (rank %d)", x.Slug, x.Score, i+1)
-					}
-					if x.Score >= capture.HeldScore {
-						dups++
-						t.Errorf("%s repeats %s (score %.2f)", w.Slug, x.Slug, x.Score)
-					}
-				}
-				t.Logf("kept %s; the nearest memory the store held: %s", w.Slug, near)
+				current = append(current, w)
+				texts = append(texts, string(data))
 			}
-			table = append(table, fmt.Sprintf("%s  %v  truths %d/%d  refuted or unconfirmed stored %d/%d  repeats of the store %d  masked %d",
-				name, outcomeOf(res), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), dups, res.Masked))
+			truths, wrong, dups := judgeSession(t, r, labels[name], current, texts)
+			table = append(table, fmt.Sprintf("%s  first: %v  then: %v  current %d  truths %d/%d  refuted or unconfirmed stored %d/%d  repeats of the store %d",
+				name, outcomeOf(first), outcomeOf(second), len(current), truths, len(labels[name].MustCapture), wrong, len(labels[name].MustNotCapture), dups))
 		})
 	}
 }

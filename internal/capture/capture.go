@@ -43,6 +43,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mem-dev/mem/internal/text"
 	"slices"
 	"strconv"
 	"strings"
@@ -304,7 +305,9 @@ func (p Proposal) Text() string {
 // clean returns the proposal normalised, or the reason it cannot be kept.
 func clean(p Proposal, held []Held) (Proposal, string) {
 	p.Name = oneLine(p.Name, maxName)
-	p.Description = oneLine(p.Description, maxDescription)
+	// Whole clauses: a description cut mid-clause can read as the opposite
+	// of what it says ("… is not the cause" cut to "… i…").
+	p.Description = text.ClipClauses(text.OneLine(p.Description), maxDescription)
 	p.Body = strings.TrimSpace(strings.ToValidUTF8(p.Body, ""))
 	p.Why = strings.TrimSpace(strings.ToValidUTF8(p.Why, ""))
 	switch {

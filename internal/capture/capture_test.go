@@ -107,6 +107,18 @@ func TestPropose(t *testing.T) {
 			},
 		},
 		{
+			name: "a long description is cut after a whole clause, never inside the one that says it is not so",
+			answer: []Proposal{{Name: "Payout gap is refunds", Class: "gotcha", Importance: 6, Body: "x",
+				Description: "When a studio's payout report exceeds what Stripe paid, count the refunds: a refunded destination charge is its own negative payment_refund balance transaction on the connected account and must be counted; float summing in totals() is not the cause, as the round amount of the gap shows"}},
+			keep: []string{"Payout gap is refunds"},
+			validate: func(t *testing.T, keep []Proposal) {
+				d := keep[0].Description
+				if !strings.HasSuffix(d, "must be counted…") || len(d) > maxDescription {
+					t.Errorf("description %q (%d bytes): want it cut after \"must be counted\", within %d bytes", d, len(d), maxDescription)
+				}
+			},
+		},
+		{
 			name:    "the store already holds one",
 			answer:  []Proposal{prop("Deploy on Wednesdays", "rule", 8), prop("Staging DB moved to pg16", "fact", 7)},
 			keep:    []string{"Staging DB moved to pg16"},

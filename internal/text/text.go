@@ -61,6 +61,30 @@ func ClipWords(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ") + "…"
 }
 
+// ClipClauses cuts s to at most n bytes, the "…" that marks a cut included,
+// after the last whole sentence, else the last whole clause, that ends in
+// the second half of the room, else as ClipWords does: for a statement that
+// a cut must not turn around (cut mid-clause, "X is not the cause" reads
+// "X i…"; cut at a clause, the statement is shorter but still true).
+func ClipClauses(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	room := max(n-len("…"), 0)
+	for _, ends := range [][]string{{". ", "? ", "! "}, {"; ", ": ", " — ", " – ", ", "}} {
+		best := -1
+		for _, e := range ends {
+			if i := strings.LastIndex(s[:room], e); i >= room/2 && i > best {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return strings.TrimRight(s[:best], " .,;:") + "…"
+		}
+	}
+	return ClipWords(s, n)
+}
+
 // Control returns the first character of s that has no business in text a
 // person reads: a C0 or C1 control (ESC starts the terminal's escape
 // sequences), DEL, a bidirectional override or isolate (which reorders what

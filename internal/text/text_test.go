@@ -59,6 +59,36 @@ func TestClipWords(t *testing.T) {
 	}
 }
 
+func TestClipClauses(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		// The cut keeps whole clauses: the negation of the last one is
+		// dropped with it, never left behind as "is n…".
+		{"check the refunds first, they must be counted; float summing in totals() is not the cause", 60, "check the refunds first, they must be counted…"},
+		{"One sentence ends here. The next one is long enough to be cut off", 40, "One sentence ends here…"},
+		// A sentence end beats a later clause end.
+		{"Retry the job. It fails once, then passes, then fails again", 52, "Retry the job. It fails once, then passes…"},
+		// A sentence that ends too early to say much: words.
+		{"Retry the job. It fails once then passes then fails again and again", 40, "Retry the job. It fails once then…"},
+		// No boundary in the second half of the room: words.
+		{"a, then one long run of words with no other break at all", 30, "a, then one long run of…"},
+		{"café crème, brûlée et glace à la vanille", 20, "café crème…"},
+	}
+	for _, tt := range tests {
+		got := ClipClauses(tt.in, tt.n)
+		if got != tt.want {
+			t.Errorf("ClipClauses(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if len(got) > max(tt.n, len("…")) {
+			t.Errorf("ClipClauses(%q, %d) is %d bytes", tt.in, tt.n, len(got))
+		}
+	}
+}
+
 func TestControlAndPrintable(t *testing.T) {
 	tests := []struct {
 		in        string
