@@ -39,8 +39,11 @@ func Doctor(o Options) []Problem {
 	}
 	reinstall := "run `mem install`"
 
+	plugin := false                                              // mem's Claude Code plugin is enabled
 	if len(o.Agents) == 0 || slices.Contains(o.Agents, Claude) { // no agents means claude, as for install
-		ps = append(ps, doctorHooks(o)...)
+		var hps []Problem
+		hps, plugin = doctorHooks(o)
+		ps = append(ps, hps...)
 	}
 
 	if fi, err := os.Stat(p.Store); err != nil || !fi.IsDir() {
@@ -120,6 +123,14 @@ func Doctor(o Options) []Problem {
 	if o.Mem != "" {
 		covered := map[string]bool{settingsPath(o): true, hook: true, chained: true,
 			filepath.Join(p.WorkTree, ".gitattributes"): true, filepath.Join(p.CommonDir, "config"): true}
+		if plugin {
+			// The plugin brings Claude Code the MCP server, and its hooks
+			// bring the memories and ask for new ones, which is what
+			// .mcp.json and CLAUDE.md's rules would do.
+			for _, f := range pluginCovers(o) {
+				covered[f] = true
+			}
+		}
 		changes, err := Plan(o)
 		if err != nil {
 			add("install", "fix the file named, then "+reinstall, "%v", err)
@@ -135,8 +146,9 @@ func Doctor(o Options) []Problem {
 
 // doctorHooks checks that Claude Code calls mem: hooks in the project's
 // .claude/settings.json, the user's settings (mem install --user) or mem's
-// plugin, and that they find mem on the PATH Claude Code gives them.
-func doctorHooks(o Options) []Problem {
+// plugin, and that they find mem on the PATH Claude Code gives them. It
+// also reports whether either settings file enables mem's plugin.
+func doctorHooks(o Options) ([]Problem, bool) {
 	path := settingsPath(o)
 	fix := "run `mem install`"
 	var found []hookLoc
@@ -159,17 +171,17 @@ func doctorHooks(o Options) []Problem {
 	}
 	if _, err := os.Stat(path); err == nil {
 		if p := read(path, true); p != nil {
-			return []Problem{*p}
+			return []Problem{*p}, plugin
 		}
 	}
 	if user, err := UserSettingsPath(); err == nil {
 		if p := read(user, false); p != nil {
-			return []Problem{*p}
+			return []Problem{*p}, plugin
 		}
 	}
 	if len(found) == 0 && !plugin {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return []Problem{{"hooks", path + " does not exist and no user install or plugin runs mem: Claude Code does not call mem", fix}}
+			return []Problem{{"hooks", path + " does not exist and no user install or plugin runs mem: Claude Code does not call mem", fix}}, false
 		}
 	}
 	var ps []Problem
@@ -201,7 +213,14 @@ func doctorHooks(o Options) []Problem {
 			fmt.Sprintf("neither mem-hook nor mem is on the PATH Claude Code gives its hooks (%s): the %s hooks do nothing", hp.From, strings.Join(dead, ", ")),
 			hp.Hint(o.Mem)})
 	}
-	return ps
+	return ps, plugin
+}
+
+// pluginCovers lists the files of a project install that mem's plugin
+// stands in for: Claude Code's .mcp.json (the plugin has its own MCP
+// server) and CLAUDE.md's memory rules.
+func pluginCovers(o Options) []string {
+	return []string{filepath.Join(o.Place.WorkTree, ".mcp.json"), filepath.Join(o.Place.WorkTree, "CLAUDE.md")}
 }
 
 // pluginEnabled reports whether a settings file enables mem's plugin

@@ -953,6 +953,42 @@ func TestDoctorUserAndPlugin(t *testing.T) {
 	}
 }
 
+// TestDoctorPluginOnly: in a repository where nobody ran mem install, a
+// person whose Claude Code has mem's plugin enabled gets the MCP server and
+// the memories from the plugin, so doctor does not ask for .mcp.json or
+// CLAUDE.md's rules; without the plugin it does. What only a repository
+// install does (the pre-commit hook, the merge driver) is still asked for.
+func TestDoctorPluginOnly(t *testing.T) {
+	for _, tt := range []struct {
+		name, user string
+		wantAsked  bool
+	}{
+		{"plugin enabled", `{"enabledPlugins": {"mem@mem": true}}`, false},
+		{"plugin disabled", `{"enabledPlugins": {"mem@mem": false}}`, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(e.home, ".claude"))
+			writeFile(t, filepath.Join(e.home, ".claude", "settings.json"), tt.user, 0o644)
+			var asked, preCommit []string
+			for _, p := range Doctor(e.o) {
+				switch {
+				case p.Check == "install" && (strings.Contains(p.Message, ".mcp.json") || strings.Contains(p.Message, "CLAUDE.md")):
+					asked = append(asked, p.Message)
+				case p.Check == "pre-commit":
+					preCommit = append(preCommit, p.Message)
+				}
+			}
+			if got := len(asked) == 2; got != tt.wantAsked {
+				t.Errorf("doctor asks for .mcp.json and CLAUDE.md: %v, want %v: %q", got, tt.wantAsked, asked)
+			}
+			if len(preCommit) != 1 {
+				t.Errorf("pre-commit problems %q, want the missing hook", preCommit)
+			}
+		})
+	}
+}
+
 func TestUserCovered(t *testing.T) {
 	e := newEnv(t)
 	dir := filepath.Join(e.home, ".claude")
