@@ -229,18 +229,25 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-func TestCaptureDevSessions(t *testing.T) {
-	cassette := captureCassette(t, "MEM_CAPTURE_CASSETTE", "capture-v2")
-	dir := shared.Need(t, "eval", "capture")
-	storeSrc := shared.Need(t, "eval", "store")
+// devSessions is where the dev sessions are, the store they were captured
+// into, and their labels.
+func devSessions(t *testing.T) (dir, store string, labels captureLabels) {
+	t.Helper()
+	dir = shared.Need(t, "eval", "capture")
+	store = shared.Need(t, "eval", "store")
 	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var labels captureLabels
 	if err := json.Unmarshal(raw, &labels); err != nil {
 		t.Fatal(err)
 	}
+	return dir, store, labels
+}
+
+func TestCaptureDevSessions(t *testing.T) {
+	cassette := captureCassette(t, "MEM_CAPTURE_CASSETTE", "capture-v2")
+	dir, storeSrc, labels := devSessions(t)
 	runner := replayRunner(t, cassette)
 	var table []string
 	defer func() {
@@ -339,16 +346,7 @@ func superseded(x search.Result) bool {
 // whole capture is.
 func TestCaptureIncremental(t *testing.T) {
 	cassette := captureCassette(t, "MEM_CAPTURE_INCREMENTAL_CASSETTE", "capture-incremental-v1")
-	dir := shared.Need(t, "eval", "capture")
-	storeSrc := shared.Need(t, "eval", "store")
-	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var labels captureLabels
-	if err := json.Unmarshal(raw, &labels); err != nil {
-		t.Fatal(err)
-	}
+	dir, storeSrc, labels := devSessions(t)
 	runner := replayRunner(t, cassette)
 	var table []string
 	defer func() {
