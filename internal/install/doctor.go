@@ -39,7 +39,8 @@ func Doctor(o Options) []Problem {
 	}
 	reinstall := "run `mem install`"
 
-	plugin := false                                              // mem's Claude Code plugin is enabled
+	// plugin: mem's Claude Code plugin is enabled.
+	plugin := false
 	if len(o.Agents) == 0 || slices.Contains(o.Agents, Claude) { // no agents means claude, as for install
 		var hps []Problem
 		hps, plugin = doctorHooks(o)
