@@ -155,19 +155,11 @@ func (r *Repo) ProfileAdd(ctx context.Context, scope ProfileScope, l profile.Lin
 	if l.Added.IsZero() {
 		l.Added = now.Truncate(24 * time.Hour)
 	}
-	files, err := r.profileFiles(scope)
-	if err != nil {
-		return ProfileChange{}, err
-	}
-	unlock, err := r.lockFiles(ctx, files)
+	files, p, unlock, err := r.lockProfile(ctx, scope)
 	if err != nil {
 		return ProfileChange{}, err
 	}
 	defer unlock()
-	p, err := readProfile(files)
-	if err != nil {
-		return ProfileChange{}, err
-	}
 	out := ProfileChange{Line: l, Cap: cap, Merged: p.Find(l.Text) >= 0}
 	before := p.Format()
 	demoted := p.Add(l, cap)
@@ -195,6 +187,25 @@ func (r *Repo) ProfileAdd(ctx context.Context, scope ProfileScope, l profile.Lin
 	}
 	out.Result, err = r.commitProfile(ctx, files, p, memories, profileCommit(out))
 	return out, err
+}
+
+// lockProfile takes the lock of the scope's profile and reads it: the
+// start of every change of it.
+func (r *Repo) lockProfile(ctx context.Context, scope ProfileScope) (*gitstore.Store, profile.Profile, func(), error) {
+	files, err := r.profileFiles(scope)
+	if err != nil {
+		return nil, profile.Profile{}, nil, err
+	}
+	unlock, err := r.lockFiles(ctx, files)
+	if err != nil {
+		return nil, profile.Profile{}, nil, err
+	}
+	p, err := readProfile(files)
+	if err != nil {
+		unlock()
+		return nil, profile.Profile{}, nil, err
+	}
+	return files, p, unlock, nil
 }
 
 // lockFiles takes the lock of files: the store's own, with lock's notice
@@ -330,19 +341,11 @@ func (r *Repo) demotedSlug(files *gitstore.Store, text string, taken map[string]
 // `mem profile show` counts them, or its text) and commits it. The line is
 // gone from the profile, not from history: `mem undo` brings it back.
 func (r *Repo) ProfileRemove(ctx context.Context, scope ProfileScope, which string) (ProfileChange, error) {
-	files, err := r.profileFiles(scope)
-	if err != nil {
-		return ProfileChange{}, err
-	}
-	unlock, err := r.lockFiles(ctx, files)
+	files, p, unlock, err := r.lockProfile(ctx, scope)
 	if err != nil {
 		return ProfileChange{}, err
 	}
 	defer unlock()
-	p, err := readProfile(files)
-	if err != nil {
-		return ProfileChange{}, err
-	}
 	i, err := p.Select(which)
 	if err != nil {
 		return ProfileChange{}, err

@@ -20,24 +20,36 @@ type captureCmd struct {
 	NoModel    bool   `name:"no-model" help:"Do nothing but say that capture needs a model."`
 }
 
+// transcriptOf is the transcript a pass reads and the directory it runs
+// in: the one given, else the hook JSON's transcript_path and cwd on stdin
+// (SessionEnd, PreCompact and Stop send them).
+func transcriptOf(e *env, given string) (transcript, dir string, err error) {
+	if given != "" {
+		return given, e.dir, nil
+	}
+	var in struct {
+		TranscriptPath string `json:"transcript_path"`
+		Cwd            string `json:"cwd"`
+	}
+	if err := json.NewDecoder(io.LimitReader(e.stdin, 1<<20)).Decode(&in); err != nil || in.TranscriptPath == "" {
+		return "", "", errors.New("no transcript: give --transcript PATH or hook JSON with transcript_path on stdin")
+	}
+	dir = e.dir
+	if in.Cwd != "" {
+		dir = in.Cwd
+	}
+	return in.TranscriptPath, dir, nil
+}
+
 func (c captureCmd) Run(e *env) error {
 	if os.Getenv(model.ChildEnv) != "" {
 		return nil // inside our own model call: never capture the capture
 	}
-	dir := e.dir
-	if c.Transcript == "" {
-		var in struct {
-			TranscriptPath string `json:"transcript_path"`
-			Cwd            string `json:"cwd"`
-		}
-		if err := json.NewDecoder(io.LimitReader(e.stdin, 1<<20)).Decode(&in); err != nil || in.TranscriptPath == "" {
-			return errors.New("no transcript: give --transcript PATH or hook JSON with transcript_path on stdin")
-		}
-		c.Transcript = in.TranscriptPath
-		if in.Cwd != "" {
-			dir = in.Cwd
-		}
+	transcript, dir, err := transcriptOf(e, c.Transcript)
+	if err != nil {
+		return err
 	}
+	c.Transcript = transcript
 	if c.Detach {
 		return c.detach(e, dir)
 	}

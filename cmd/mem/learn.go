@@ -1,10 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -27,20 +24,11 @@ func (c learnCmd) Run(e *env) error {
 	if os.Getenv(model.ChildEnv) != "" {
 		return nil // inside our own model call
 	}
-	dir := e.dir
-	if c.Transcript == "" {
-		var in struct {
-			TranscriptPath string `json:"transcript_path"`
-			Cwd            string `json:"cwd"`
-		}
-		if err := json.NewDecoder(io.LimitReader(e.stdin, 1<<20)).Decode(&in); err != nil || in.TranscriptPath == "" {
-			return errors.New("no transcript: give --transcript PATH or hook JSON with transcript_path on stdin")
-		}
-		c.Transcript = in.TranscriptPath
-		if in.Cwd != "" {
-			dir = in.Cwd
-		}
+	transcript, dir, err := transcriptOf(e, c.Transcript)
+	if err != nil {
+		return err
 	}
+	c.Transcript = transcript
 	r, err := mem.Open(dir, e.store)
 	if err != nil {
 		return err
