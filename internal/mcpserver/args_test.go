@@ -5,14 +5,16 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // storeSchema is memory_store's input schema as New registers it.
 func storeSchema(t testing.TB) *jsonschema.Schema {
-	s := &server{schemas: map[string]*jsonschema.Schema{}}
-	s.register(mcp.NewServer(&mcp.Implementation{Name: "t"}, nil))
-	return s.schemas["memory_store"]
+	_, s := newServer(nil, "t")
+	sc, err := s.tools["memory_store"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc.in
 }
 
 func TestCheckArgsNulls(t *testing.T) {

@@ -33,6 +33,7 @@ package mcpserver
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,26 +55,54 @@ const instructions = `mem keeps this project's memories: markdown files in git t
 
 // server holds what the tool handlers share.
 type server struct {
-	repo    *mem.Repo
-	mu      sync.Mutex                    // one call at a time: go-git is not safe for concurrent use
-	schemas map[string]*jsonschema.Schema // input schema by tool name, for checkArgs
+	repo  *mem.Repo
+	mu    sync.Mutex             // one call at a time: go-git is not safe for concurrent use
+	tools map[string]toolSchemas // by tool name, built on the tool's first call
 }
+
+// schemas are one tool's input and output schemas, inferred from its Go
+// types and tightened, and resolved for validation.
+type schemas struct {
+	in, out                 *jsonschema.Schema
+	resolvedIn, resolvedOut *jsonschema.Resolved
+}
+
+// toolSchemas builds a tool's schemas once.
+type toolSchemas func() (schemas, error)
+
+// The tools' schemas as tools/list sends them, written by `go test -run
+// ToolSchemas -update` from what the Go types infer (TestToolSchemas fails
+// when they differ): every `mem mcp` lists its tools without inferring
+// and encoding their schemas, which was most of what answering tools/list
+// cost it. A tool missing here has its schemas built when registered.
+//
+//go:embed schemas.json
+var schemasJSON []byte
 
 // New returns an MCP server whose tools read and write r.
 func New(r *mem.Repo, version string) *mcp.Server {
 	if version == "" {
 		version = "devel"
 	}
-	s := &server{repo: r, schemas: map[string]*jsonschema.Schema{}}
+	srv, _ := newServer(r, version)
+	return srv
+}
+
+func newServer(r *mem.Repo, version string) (*mcp.Server, *server) {
+	s := &server{repo: r, tools: map[string]toolSchemas{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mem", Title: "mem: git-native memory", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
 			// No logging capability: the server has nothing to log to the client.
 			Capabilities: &mcp.ServerCapabilities{},
 		})
-	s.register(srv)
+	var listed map[string]struct{ Input, Output json.RawMessage }
+	if err := json.Unmarshal(schemasJSON, &listed); err != nil {
+		panic(fmt.Sprintf("mcpserver: schemas.json: %v", err)) // a programming error, caught by any test
+	}
+	s.register(srv, func(name string) (in, out json.RawMessage) { return listed[name].Input, listed[name].Output })
 	srv.AddReceivingMiddleware(s.guard)
-	return srv
+	return srv, s
 }
 
 // Serve runs the server on one stream pair (stdin and stdout for `mem mcp`)
@@ -111,46 +140,56 @@ func (nopCloser) Close() error { return nil }
 // addTool registers one typed tool. h returns the structured output and the
 // short text shown beside it; an error becomes a tool error whose text is
 // the error's message. adjust tightens the schema inferred from In (enums,
-// ranges, defaults) before the SDK and checkArgs use it.
+// ranges, defaults) before the SDK and checkArgs use it; listed gives the
+// schemas as schemas.json has them.
 //
 // It does what the SDK's typed mcp.AddTool does (validate the arguments and
 // fill in their defaults, decode them, call, encode and validate the
-// output as structured content), but resolves the schemas for validation
-// on the tool's first call instead of at registration: resolving them was
-// most of what building the server cost, and every `mem mcp` paid it
-// before it could answer initialize, though most sessions call a tool
-// rarely or never. testdata/wire.golden holds the answers unchanged.
-func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, adjust func(*jsonschema.Schema), h func(context.Context, In) (Out, string, error)) {
-	schema, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcpserver: schema of %s: %v", t.Name, err)) // a programming error, caught by any test
-	}
-	if adjust != nil {
-		adjust(schema)
-	}
-	outSchema, err := jsonschema.For[Out](nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcpserver: output schema of %s: %v", t.Name, err))
-	}
-	t.InputSchema, t.OutputSchema = schema, outSchema
-	s.schemas[t.Name] = schema
-	resolved := sync.OnceValues(func() ([2]*jsonschema.Resolved, error) {
-		in, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+// output as structured content), but infers and resolves the schemas on
+// the tool's first call instead of at registration, and lists them from
+// schemas.json: that was most of what building the server and answering
+// tools/list cost, and every `mem mcp` paid it before a client could see
+// its tools, though most sessions call a tool rarely or never.
+// testdata/wire.golden holds the answers unchanged.
+func addTool[In, Out any](s *server, srv *mcp.Server, listed func(string) (json.RawMessage, json.RawMessage), t *mcp.Tool,
+	adjust func(*jsonschema.Schema), h func(context.Context, In) (Out, string, error)) {
+	build := sync.OnceValues(func() (schemas, error) {
+		in, err := jsonschema.For[In](nil)
 		if err != nil {
-			return [2]*jsonschema.Resolved{}, fmt.Errorf("input schema of %s: %w", t.Name, err)
+			return schemas{}, fmt.Errorf("input schema of %s: %w", t.Name, err)
 		}
-		out, err := outSchema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+		if adjust != nil {
+			adjust(in)
+		}
+		out, err := jsonschema.For[Out](nil)
 		if err != nil {
-			return [2]*jsonschema.Resolved{}, fmt.Errorf("output schema of %s: %w", t.Name, err)
+			return schemas{}, fmt.Errorf("output schema of %s: %w", t.Name, err)
 		}
-		return [2]*jsonschema.Resolved{in, out}, nil
+		sc := schemas{in: in, out: out}
+		if sc.resolvedIn, err = in.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+			return schemas{}, fmt.Errorf("input schema of %s: %w", t.Name, err)
+		}
+		if sc.resolvedOut, err = out.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+			return schemas{}, fmt.Errorf("output schema of %s: %w", t.Name, err)
+		}
+		return sc, nil
 	})
+	s.tools[t.Name] = build
+	if in, out := listed(t.Name); in != nil && out != nil {
+		t.InputSchema, t.OutputSchema = in, out
+	} else {
+		sc, err := build()
+		if err != nil {
+			panic("mcpserver: " + err.Error()) // a programming error, caught by any test
+		}
+		t.InputSchema, t.OutputSchema = sc.in, sc.out
+	}
 	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		rs, err := resolved()
+		sc, err := build()
 		if err != nil {
 			return nil, err
 		}
-		args, err := applySchema(req.Params.Arguments, rs[0], false)
+		args, err := applySchema(req.Params.Arguments, sc.resolvedIn, false)
 		if err != nil {
 			return errorResult(fmt.Errorf("validating \"arguments\": %v", err)), nil
 		}
@@ -168,7 +207,7 @@ func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, adjust func(*
 		if err != nil {
 			return nil, fmt.Errorf("marshaling output: %w", err)
 		}
-		if data, err = applySchema(data, rs[1], true); err != nil {
+		if data, err = applySchema(data, sc.resolvedOut, true); err != nil {
 			return nil, fmt.Errorf("validating tool output: %w", err)
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)}, nil
@@ -232,8 +271,12 @@ func (s *server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}()
 		if isCall && call.Params != nil {
-			if schema, ok := s.schemas[call.Params.Name]; ok {
-				args, problem := checkArgs(call.Params.Name, schema, call.Params.Arguments)
+			if build, ok := s.tools[call.Params.Name]; ok {
+				sc, err := build()
+				if err != nil {
+					return nil, err
+				}
+				args, problem := checkArgs(call.Params.Name, sc.in, call.Params.Arguments)
 				if problem != "" {
 					return toolError(problem), nil
 				}

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-dev/mem"
@@ -572,7 +571,7 @@ func TestConcurrentStores(t *testing.T) {
 
 // TestGuardRecovers checks that a panic in a call becomes a tool error.
 func TestGuardRecovers(t *testing.T) {
-	s := &server{schemas: map[string]*jsonschema.Schema{}}
+	s := &server{tools: map[string]toolSchemas{}}
 	h := s.guard(func(context.Context, string, mcp.Request) (mcp.Result, error) { panic("boom") })
 	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "memory_list"}}
 	res, err := h(t.Context(), "tools/call", req)

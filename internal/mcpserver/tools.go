@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -77,9 +78,9 @@ type listed struct {
 
 func ptr[T any](v T) *T { return &v }
 
-func (s *server) register(srv *mcp.Server) {
+func (s *server) register(srv *mcp.Server, listed func(string) (json.RawMessage, json.RawMessage)) {
 	closed := ptr(false)
-	addTool(s, srv, &mcp.Tool{
+	addTool(s, srv, listed, &mcp.Tool{
 		Name: "memory_store",
 		Description: "Save one memory for later sessions: a markdown file in the project's memory store, committed to git. " +
 			"Store what a future session would otherwise have to rediscover (a gotcha, a decision and its reason, a procedure, a rule); one idea per memory. " +
@@ -95,7 +96,7 @@ func (s *server) register(srv *mcp.Server) {
 		p["tags"].Types, p["tags"].Type = nil, "array" // nulls are dropped before validation
 	}, s.store)
 
-	addTool(s, srv, &mcp.Tool{
+	addTool(s, srv, listed, &mcp.Tool{
 		Name: "memory_update",
 		Description: "Correct or extend a memory that is wrong, stale or incomplete, rather than storing a second one: " +
 			"give its slug and only the fields that change (content replaces the body whole; read it first with memory_show). " +
@@ -116,7 +117,7 @@ func (s *server) register(srv *mcp.Server) {
 		}
 	}, s.update)
 
-	addTool(s, srv, &mcp.Tool{
+	addTool(s, srv, listed, &mcp.Tool{
 		Name: "context_query",
 		Description: "Search the project's memories for those relevant to a task or question, ranked as the prompt hook ranks them. " +
 			"Returns each match's slug, name, class, score, labels and a snippet, or nothing when no memory is relevant enough (a normal answer). " +
@@ -129,20 +130,20 @@ func (s *server) register(srv *mcp.Server) {
 		p["limit"].Default = rawDefault(defaultLimit)
 	}, s.query)
 
-	addTool(s, srv, &mcp.Tool{
+	addTool(s, srv, listed, &mcp.Tool{
 		Name: "memory_forget",
 		Description: "Forget a memory that is wrong or no longer useful: list and search stop showing it. " +
 			"The file stays and the change is one git commit, so `mem undo` brings it back.",
 		Annotations: &mcp.ToolAnnotations{Title: "Forget a memory", DestructiveHint: ptr(true), OpenWorldHint: closed},
 	}, slugSchema, s.forget)
 
-	addTool(s, srv, &mcp.Tool{
+	addTool(s, srv, listed, &mcp.Tool{
 		Name:        "memory_show",
 		Description: "Read one memory's whole file (frontmatter and body) by its slug.",
 		Annotations: &mcp.ToolAnnotations{Title: "Show a memory", ReadOnlyHint: true, OpenWorldHint: closed},
 	}, slugSchema, s.show)
 
-	addTool(s, srv, &mcp.Tool{
+	addTool(s, srv, listed, &mcp.Tool{
 		Name:        "memory_list",
 		Description: "List every memory in the store (slug, name, description, class, importance, tags and labels), sorted by slug.",
 		Annotations: &mcp.ToolAnnotations{Title: "List memories", ReadOnlyHint: true, OpenWorldHint: closed},
