@@ -38,8 +38,8 @@ func (s *Store) removeStale(dirs []string) {
 		if rest, ok := strings.CutPrefix(name, "index."); ok && (strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, ".tmp.lock")) {
 			return rest, true // a commit's temporary index: index.<pid>.<random>.tmp
 		}
-		if strings.HasPrefix(name, ".index-") && strings.Contains(name, ".bin.tmp") {
-			return "", true // the search cache's temporary file
+		if strings.HasPrefix(name, ".index-") && (strings.Contains(name, ".bin.tmp") || strings.Contains(name, ".delta.tmp")) {
+			return "", true // the search cache's temporary file, or its delta's
 		}
 		return "", false
 	})

@@ -58,13 +58,20 @@ func assemble(secs [numSections][]byte) []byte {
 // sections whose checksums are sums), then each section after the padding
 // that aligns it to 8 bytes.
 func frame(secs [numSections][]byte, sums [numSections]uint32) [][]byte {
-	header := make([]byte, headerSize)
+	return frameOf(magic, secs[:], sums[:])
+}
+
+// frameOf is frame for a file of any magic and number of sections (a
+// delta's, delta.go).
+func frameOf(magic string, secs [][]byte, sums []uint32) [][]byte {
+	size := 16 + len(secs)*secEntrySize + 4
+	header := make([]byte, size)
 	copy(header, magic)
 	binary.LittleEndian.PutUint32(header[8:], version)
-	binary.LittleEndian.PutUint32(header[12:], numSections)
+	binary.LittleEndian.PutUint32(header[12:], uint32(len(secs)))
 	parts := [][]byte{header}
 	var zeros [8]byte
-	off := headerSize
+	off := size
 	for i, s := range secs {
 		if pad := align8(off) - off; pad > 0 {
 			parts = append(parts, zeros[:pad])
@@ -77,7 +84,7 @@ func frame(secs [numSections][]byte, sums [numSections]uint32) [][]byte {
 		parts = append(parts, s)
 		off += len(s)
 	}
-	binary.LittleEndian.PutUint32(header[headerSize-4:], checksum(header[:headerSize-4]))
+	binary.LittleEndian.PutUint32(header[size-4:], checksum(header[:size-4]))
 	return parts
 }
 
@@ -125,7 +132,7 @@ func load(data []byte) (*Index, error) {
 		uint64(len(ix.sec[secDocs])) < nDocs*docEntrySize {
 		return nil, ErrCorrupt
 	}
-	ix.nDocs, ix.nTerms = int(nDocs), int(nTerms)
+	ix.nDocs, ix.baseDocs, ix.nTerms = int(nDocs), int(nDocs), int(nTerms)
 	for f := range numFields {
 		a := float64(math.Float32frombits(binary.LittleEndian.Uint32(meta[8+4*f:])))
 		if !(a > 0) || math.IsInf(a, 0) {
@@ -151,20 +158,31 @@ func (ix *Index) Verify() error {
 			return ErrCorrupt
 		}
 	}
-	dict := ix.sec[secDict]
-	nStrs, nPost := uint64(len(ix.sec[secStrs])), uint64(len(ix.sec[secPost]))
-	for i := 0; i < len(dict); i += dictEntrySize {
-		e := dict[i:]
-		so, sn := uint64(binary.LittleEndian.Uint32(e[0:])), uint64(binary.LittleEndian.Uint32(e[4:]))
-		po, pn := uint64(binary.LittleEndian.Uint32(e[12:])), uint64(binary.LittleEndian.Uint32(e[16:]))
-		if so+sn > nStrs || po+pn > nPost {
-			return ErrCorrupt
-		}
+	if !dictInBounds(ix.sec[secDict], ix.sec[secStrs], ix.sec[secPost]) {
+		return ErrCorrupt
 	}
 	if _, ok := decodeSources(ix.sec[secSources]); !ok {
 		return ErrCorrupt
 	}
+	if ix.over != nil && !ix.over.verify() {
+		return ErrCorrupt
+	}
 	return ix.Err()
+}
+
+// dictInBounds reports whether every dictionary entry points inside the
+// term bytes and the postings.
+func dictInBounds(dict, strs, post []byte) bool {
+	nStrs, nPost := uint64(len(strs)), uint64(len(post))
+	for i := 0; i+dictEntrySize <= len(dict); i += dictEntrySize {
+		e := dict[i:]
+		so, sn := uint64(binary.LittleEndian.Uint32(e[0:])), uint64(binary.LittleEndian.Uint32(e[4:]))
+		po, pn := uint64(binary.LittleEndian.Uint32(e[12:])), uint64(binary.LittleEndian.Uint32(e[16:]))
+		if so+sn > nStrs || po+pn > nPost {
+			return false
+		}
+	}
+	return true
 }
 
 // Open reads an index cache written by WriteFile. It maps the file where the
@@ -172,24 +190,34 @@ func (ix *Index) Verify() error {
 // is unreadable returns ErrCorrupt, one of another format version ErrVersion;
 // the caller then rebuilds it.
 func Open(path string) (*Index, error) {
+	// The delta first: one written after it for a newer base is ignored
+	// (it names the base it applies to), and one removed after it with
+	// its base rewritten is no longer needed (see delta.go).
+	over := openDelta(DeltaPath(path))
 	data, release, err := mapFile(path)
 	if err != nil {
+		over.close()
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	ix, err := load(data)
 	if err != nil {
+		over.close()
 		if release != nil {
 			release()
 		}
 		return nil, err
 	}
 	ix.release = release
+	ix.attach(over)
 	return ix, nil
 }
 
 // WriteFile writes the index and the caller's sources to path atomically
 // (see internal/atomicfile).
 func (ix *Index) WriteFile(path string, sources []Source) error {
+	if ix.over != nil {
+		return errors.New("search: an index read with its delta is written by Replace, not as it is")
+	}
 	secs := ix.sec
 	secs[secSources] = appendSources(nil, sources)
 	// The other sections are written as they are, with the checksums
@@ -203,22 +231,38 @@ func (ix *Index) WriteFile(path string, sources []Source) error {
 	return atomicfile.WriteParts(path, 0o600, frame(secs, sums)...)
 }
 
+// Size is the length of the cache file, its delta left out.
+func (ix *Index) Size() int { return len(ix.data) }
+
 // Fingerprint identifies the cache's content: its header, which holds every
 // section's length and checksum. A caller that checked a cache, closed it
 // and opens it again knows by it whether another process rewrote it.
-func (ix *Index) Fingerprint() string { return string(ix.data[:headerSize]) }
+func (ix *Index) Fingerprint() string {
+	if ix.over != nil {
+		return string(ix.data[:headerSize]) + string(ix.over.data[:deltaHeaderSize])
+	}
+	return string(ix.data[:headerSize])
+}
 
 // Sources returns the stamps stored by WriteFile, all decoded (nil for a
 // built index or a corrupt section).
 func (ix *Index) Sources() []Source {
-	s, _ := decodeSources(ix.sec[secSources])
+	s, _ := decodeSources(ix.sources())
 	return s
 }
 
 // Stamps serves the stored stamps in place, decoding only those read.
 func (ix *Index) Stamps() Stamps {
-	v, _ := stampsOf(ix.sec[secSources])
+	v, _ := stampsOf(ix.sources())
 	return v
+}
+
+// sources is the stamps section: the delta's when there is one.
+func (ix *Index) sources() []byte {
+	if ix.over != nil {
+		return ix.over.sec[dSecSources]
+	}
+	return ix.sec[secSources]
 }
 
 func appendString(b []byte, s string) []byte {

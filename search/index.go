@@ -40,13 +40,15 @@ func classCode(c string) byte {
 // place from the cache layout (see the package doc), whether the bytes were
 // built in memory or mapped from a cache file.
 type Index struct {
-	data    []byte
-	sec     [numSections][]byte
-	nDocs   int
-	nTerms  int
-	avgLen  [numFields]float64
-	release func() error // unmaps a mapped file
-	corrupt atomic.Bool  // corruption found after Open in a lazily checked part
+	data     []byte
+	sec      [numSections][]byte
+	nDocs    int // documents, the delta's included
+	baseDocs int // documents of the base file (sec)
+	nTerms   int // dictionary entries of the base file
+	avgLen   [numFields]float64
+	over     *overlay     // the delta beside the cache, when there is one (delta.go)
+	release  func() error // unmaps a mapped file
+	corrupt  atomic.Bool  // corruption found after Open in a lazily checked part
 }
 
 // The stores a memory may come from, as Doc.Store and results name them.
@@ -104,6 +106,10 @@ func (ix *Index) Err() error {
 
 // Close releases a mapped cache file. The index must not be used after.
 func (ix *Index) Close() error {
+	if ix.over != nil && ix.over.release != nil {
+		ix.over.release()
+		ix.over.release = nil
+	}
 	if ix.release == nil {
 		return nil
 	}
@@ -247,14 +253,14 @@ func (b *builder) adopt(ix *Index, keep func(path string) bool) error {
 			continue
 		}
 		ids[id] = int32(b.docs())
-		n := ix.sec[secNorms][id*normSize : (id+1)*normSize]
+		n := ix.normAt(id)
 		for f := range numFields {
 			b.lenSum[f] += float64(binary.LittleEndian.Uint16(n[2*f:]))
 		}
 		b.norms = append(b.norms, n...)
 		b.appendRecord(rec)
 	}
-	for e := range ix.nTerms {
+	for _, e := range ix.entries() {
 		term, ok := ix.term(e)
 		post, ok2 := ix.postings(e)
 		if !ok || !ok2 {
@@ -326,17 +332,31 @@ func (b *builder) encode() []byte {
 	})
 }
 
-// lookup returns the dictionary entry of term, or -1.
+// lookup returns the dictionary entry of term, or -1: the delta's entry
+// when it has one (-1 when the term has no document left there), else the
+// base file's. Entries from nTerms on are the delta's.
 func (ix *Index) lookup(term string) int {
-	dict, strs := ix.sec[secDict], ix.sec[secStrs]
-	lo, hi := 0, ix.nTerms
+	if ix.over != nil {
+		if e := ix.over.lookup(term, &ix.corrupt); e >= 0 {
+			if ix.over.docFreq(e) == 0 {
+				return -1
+			}
+			return ix.nTerms + e
+		}
+	}
+	return lookupIn(ix.sec[secDict], ix.sec[secStrs], ix.nTerms, term, &ix.corrupt)
+}
+
+// lookupIn binary-searches a dictionary of n entries for term.
+func lookupIn(dict, strs []byte, n int, term string, corrupt *atomic.Bool) int {
+	lo, hi := 0, n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		e := dict[m*dictEntrySize:]
 		off := uint64(binary.LittleEndian.Uint32(e[0:]))
 		n := uint64(binary.LittleEndian.Uint32(e[4:]))
 		if off+n > uint64(len(strs)) {
-			ix.corrupt.Store(true)
+			corrupt.Store(true)
 			return -1
 		}
 		// Conversions compared in place are not copied: no allocation.
@@ -354,24 +374,37 @@ func (ix *Index) lookup(term string) int {
 }
 
 func (ix *Index) docFreq(entry int) int {
+	if entry >= ix.nTerms {
+		return ix.over.docFreq(entry - ix.nTerms)
+	}
 	return int(binary.LittleEndian.Uint32(ix.sec[secDict][entry*dictEntrySize+8:]))
 }
 
 // postings returns the raw, verified postings of a dictionary entry.
 func (ix *Index) postings(entry int) ([]byte, bool) {
-	e := ix.sec[secDict][entry*dictEntrySize:]
+	p, sum, ok := ix.rawPostings(entry)
+	if ok && checksum(p) != sum {
+		ix.corrupt.Store(true)
+		return nil, false
+	}
+	return p, ok
+}
+
+// rawPostings returns a dictionary entry's postings and their stored
+// checksum, bounds-checked but not verified.
+func (ix *Index) rawPostings(entry int) ([]byte, uint32, bool) {
+	dict, post := ix.sec[secDict], ix.sec[secPost]
+	if entry >= ix.nTerms {
+		dict, post, entry = ix.over.sec[dSecDict], ix.over.sec[dSecPost], entry-ix.nTerms
+	}
+	e := dict[entry*dictEntrySize:]
 	off := uint64(binary.LittleEndian.Uint32(e[12:]))
 	n := uint64(binary.LittleEndian.Uint32(e[16:]))
-	if off+n > uint64(len(ix.sec[secPost])) {
+	if off+n > uint64(len(post)) {
 		ix.corrupt.Store(true)
-		return nil, false
+		return nil, 0, false
 	}
-	p := ix.sec[secPost][off : off+n]
-	if checksum(p) != binary.LittleEndian.Uint32(e[20:]) {
-		ix.corrupt.Store(true)
-		return nil, false
-	}
-	return p, true
+	return post[off : off+n], binary.LittleEndian.Uint32(e[20:]), true
 }
 
 // eachPosting decodes postings, calling fn with the document and its term
@@ -423,7 +456,7 @@ type norm struct {
 }
 
 func (ix *Index) norm(doc int) norm {
-	n := ix.sec[secNorms][doc*normSize : (doc+1)*normSize]
+	n := ix.normAt(doc)
 	var r norm
 	for f := range numFields {
 		r.length[f] = binary.LittleEndian.Uint16(n[2*f:])
@@ -465,14 +498,8 @@ func (ix *Index) doc(id int) (Doc, bool) {
 
 // term returns the string of a dictionary entry.
 func (ix *Index) term(entry int) (string, bool) {
-	e := ix.sec[secDict][entry*dictEntrySize:]
-	off := uint64(binary.LittleEndian.Uint32(e[0:]))
-	n := uint64(binary.LittleEndian.Uint32(e[4:]))
-	if off+n > uint64(len(ix.sec[secStrs])) {
-		ix.corrupt.Store(true)
-		return "", false
-	}
-	return string(ix.sec[secStrs][off : off+n]), true
+	b, ok := ix.termBytes(entry)
+	return string(b), ok
 }
 
 // Docs returns every document, in index order. If a document record is

@@ -25,12 +25,42 @@ import (
 // beside them (another tokenizer wrote it). ErrCorrupt means ix is damaged:
 // Build from the files instead.
 func Replace(ix *Index, paths []string, docs []Doc) (*Index, error) {
+	r, err := planReplace(ix, paths, docs)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		changed := make(map[string]bool, len(paths))
+		for _, p := range paths {
+			changed[p] = true
+		}
+		return Update(ix, func(path string) bool { return !changed[path] }, docs)
+	}
+	return r.full()
+}
+
+// replacement is a Replace planned: which documents keep their ids with new
+// contents, which are added, and the new documents tokenized.
+type replacement struct {
+	ix       *Index
+	ids      []int        // old ids replaced in place, ascending
+	appended []int        // indexes in docs of the added documents, in order
+	replaced map[int]bool // ids
+	was      *builder     // the replaced documents as they were
+	nb       *builder     // the new documents: replacements (in ids order), then the added
+	n        int          // documents after
+
+	docsBuf []uint32
+	tfsBuf  []byte
+	listBuf []byte
+}
+
+// planReplace plans Replace, or returns nil when the change is not made in
+// place (Replace then leaves it to Update).
+func planReplace(ix *Index, paths []string, docs []Doc) (*replacement, error) {
 	changed := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		changed[p] = true
-	}
-	update := func() (*Index, error) {
-		return Update(ix, func(path string) bool { return !changed[path] }, docs)
 	}
 	// The documents each changed file has now, and had.
 	now := map[string][]int{}
@@ -53,78 +83,135 @@ func Replace(ix *Index, paths []string, docs []Doc) (*Index, error) {
 			before[path] = append(before[path], id)
 		}
 	}
-	var ids []int           // old ids replaced in place, ascending
+	r := &replacement{ix: ix}
 	newDoc := map[int]int{} // old id → index in docs
-	var appended []int      // indexes in docs, in order
 	for i := range docs {
 		p := docs[i].Path
 		switch {
 		case !changed[p]:
-			return update() // a document of a file the caller did not name
+			return nil, nil // a document of a file the caller did not name
 		case len(before[p]) == 1 && len(now[p]) == 1:
-			ids = append(ids, before[p][0])
+			r.ids = append(r.ids, before[p][0])
 			newDoc[before[p][0]] = i
 		case len(before[p]) == 0:
-			appended = append(appended, i)
+			r.appended = append(r.appended, i)
 		default:
-			return update()
+			return nil, nil
 		}
 	}
 	for _, p := range paths {
 		if len(before[p]) > 0 && len(now[p]) == 0 {
-			return update() // the file's documents go
+			return nil, nil // the file's documents go
 		}
 	}
-	slices.Sort(ids)
-	if len(ids) == 0 && len(appended) == 0 {
-		return update() // nothing to place: a copy, never ix itself, which the caller closes
+	slices.Sort(r.ids)
+	if len(r.ids) == 0 && len(r.appended) == 0 {
+		return nil, nil // nothing to place: a copy, never ix itself, which the caller closes
 	}
 
 	// The replaced documents as they were, tokenized again: their terms are
 	// the lists that lose a posting. Their norms must come out as stored.
-	was := newBuilder(len(ids))
-	for _, id := range ids {
+	r.was = newBuilder(len(r.ids))
+	for _, id := range r.ids {
 		d, ok := ix.doc(id)
 		if !ok {
 			return nil, ErrCorrupt
 		}
-		was.add(&d)
-		j := was.docs() - 1
-		if !bytes.Equal(was.norms[j*normSize:(j+1)*normSize], ix.sec[secNorms][id*normSize:(id+1)*normSize]) {
-			return update()
+		r.was.add(&d)
+		j := r.was.docs() - 1
+		if !bytes.Equal(r.was.norms[j*normSize:(j+1)*normSize], ix.normAt(id)) {
+			return nil, nil
 		}
 	}
 	// The new documents, replacements first (in old-id order), then the
 	// appended ones; newID maps their builder ids to the final ones.
-	nb := newBuilder(len(ids) + len(appended))
-	for _, id := range ids {
-		nb.add(&docs[newDoc[id]])
+	r.nb = newBuilder(len(r.ids) + len(r.appended))
+	for _, id := range r.ids {
+		r.nb.add(&docs[newDoc[id]])
 	}
-	for _, i := range appended {
-		nb.add(&docs[i])
+	for _, i := range r.appended {
+		r.nb.add(&docs[i])
 	}
-	newID := func(j uint32) uint32 {
-		if int(j) < len(ids) {
-			return uint32(ids[j])
-		}
-		return uint32(ix.nDocs + int(j) - len(ids))
+	r.replaced = make(map[int]bool, len(r.ids))
+	for _, id := range r.ids {
+		r.replaced[id] = true
 	}
-	replaced := make(map[int]bool, len(ids))
-	for _, id := range ids {
-		replaced[id] = true
-	}
+	r.n = ix.nDocs + len(r.appended)
+	return r, nil
+}
 
-	// Terms: the old dictionary merged with the new documents' terms that
-	// it lacks, in byte order.
+// newID maps a new document's builder id to its id in the result.
+func (r *replacement) newID(j uint32) uint32 {
+	if int(j) < len(r.ids) {
+		return uint32(r.ids[j])
+	}
+	return uint32(r.ix.nDocs + int(j) - len(r.ids))
+}
+
+// current returns the entry of term as ix holds it, one the delta left
+// with no document included; -1 when there is none.
+func (r *replacement) current(term string) int {
+	ix := r.ix
+	if ix.over != nil {
+		if e := ix.over.lookup(term, &ix.corrupt); e >= 0 {
+			return ix.nTerms + e
+		}
+	}
+	return lookupIn(ix.sec[secDict], ix.sec[secStrs], ix.nTerms, term, &ix.corrupt)
+}
+
+// edited re-encodes a term's list: the old postings less the replaced
+// documents, with the new documents' postings in id order. The list is
+// valid until the next call.
+func (r *replacement) edited(term string, old []byte) (int, []byte, bool) {
+	r.docsBuf, r.tfsBuf = r.docsBuf[:0], r.tfsBuf[:0]
+	pb := r.nb.terms[term]
+	k := 0 // next new posting
+	emit := func(doc uint32, tf []byte) {
+		r.docsBuf = append(r.docsBuf, doc)
+		r.tfsBuf = append(r.tfsBuf, tf...)
+	}
+	flushUpTo := func(limit uint32) {
+		for pb != nil && k < len(pb.docs) && r.newID(pb.docs[k]) < limit {
+			emit(r.newID(pb.docs[k]), pb.tfs[k*numFields:(k+1)*numFields])
+			k++
+		}
+	}
+	if old != nil {
+		r.ix.eachPosting(old, func(doc int, tf *[numFields]uint8) {
+			flushUpTo(uint32(doc))
+			if !r.replaced[doc] {
+				emit(uint32(doc), tf[:])
+			}
+		})
+		if r.ix.corrupt.Load() {
+			return 0, nil, false
+		}
+	}
+	flushUpTo(math.MaxUint32)
+	r.listBuf = appendPostings(r.listBuf[:0], r.docsBuf, r.tfsBuf)
+	return len(r.docsBuf), r.listBuf, true
+}
+
+// full lays out the whole result: the lists of the terms the replacement
+// touched encoded again, every other list, norm and record copied.
+func (r *replacement) full() (*Index, error) {
+	ix := r.ix
+	// Terms: the dictionary merged with the new documents' terms that it
+	// lacks, in byte order.
 	var fresh []string
-	for t := range nb.terms {
+	for t := range r.nb.terms {
 		if ix.lookup(t) < 0 {
 			fresh = append(fresh, t)
 		}
 	}
 	sort.Strings(fresh)
-	n := ix.nDocs + len(appended)
-	dict := make([]byte, 0, (ix.nTerms+len(fresh))*dictEntrySize)
+	ents := ix.entries()
+	if ix.corrupt.Load() {
+		return nil, ErrCorrupt
+	}
+	n := r.n
+	dict := make([]byte, 0, (len(ents)+len(fresh))*dictEntrySize)
 	strs := make([]byte, 0, len(ix.sec[secStrs])+len(fresh)*8)
 	post := make([]byte, 0, len(ix.sec[secPost])+4096)
 	entry := func(term []byte, df int, list []byte, sum uint32) {
@@ -139,73 +226,39 @@ func Replace(ix *Index, paths []string, docs []Doc) (*Index, error) {
 		strs = append(strs, term...)
 		post = append(post, list...)
 	}
-	var docsBuf []uint32
-	var tfsBuf []byte
-	var listBuf []byte
-	// edited re-encodes a term's list: the old postings less the replaced
-	// documents, with the new documents' postings in id order.
-	edited := func(term string, old []byte) (int, []byte, bool) {
-		docsBuf, tfsBuf = docsBuf[:0], tfsBuf[:0]
-		pb := nb.terms[term]
-		k := 0 // next new posting
-		emit := func(doc uint32, tf []byte) {
-			docsBuf = append(docsBuf, doc)
-			tfsBuf = append(tfsBuf, tf...)
-		}
-		flushUpTo := func(limit uint32) {
-			for pb != nil && k < len(pb.docs) && newID(pb.docs[k]) < limit {
-				emit(newID(pb.docs[k]), pb.tfs[k*numFields:(k+1)*numFields])
-				k++
-			}
-		}
-		if old != nil {
-			ix.eachPosting(old, func(doc int, tf *[numFields]uint8) {
-				flushUpTo(uint32(doc))
-				if !replaced[doc] {
-					emit(uint32(doc), tf[:])
-				}
-			})
-			if ix.corrupt.Load() {
-				return 0, nil, false
-			}
-		}
-		flushUpTo(math.MaxUint32)
-		listBuf = appendPostings(listBuf[:0], docsBuf, tfsBuf)
-		return len(docsBuf), listBuf, true
-	}
 	fi := 0
-	for e := 0; e <= ix.nTerms; e++ {
+	for k := 0; k <= len(ents); k++ {
 		var term []byte
-		if e < ix.nTerms {
+		if k < len(ents) {
 			var ok bool
-			if term, ok = ix.termBytes(e); !ok {
+			if term, ok = ix.termBytes(ents[k]); !ok {
 				return nil, ErrCorrupt
 			}
 		}
 		// New terms that sort before this one.
-		for fi < len(fresh) && (e == ix.nTerms || fresh[fi] < string(term)) {
-			df, list, _ := edited(fresh[fi], nil)
+		for fi < len(fresh) && (k == len(ents) || fresh[fi] < string(term)) {
+			df, list, _ := r.edited(fresh[fi], nil)
 			entry([]byte(fresh[fi]), df, list, checksum(list))
 			fi++
 		}
-		if e == ix.nTerms {
+		if k == len(ents) {
 			break
 		}
-		if was.terms[string(term)] == nil && nb.terms[string(term)] == nil {
+		e := ents[k]
+		if r.was.terms[string(term)] == nil && r.nb.terms[string(term)] == nil {
 			// Copied as it is, checksum and all: damage stays detectable.
-			de := ix.sec[secDict][e*dictEntrySize:]
-			off, l := uint64(binary.LittleEndian.Uint32(de[12:])), uint64(binary.LittleEndian.Uint32(de[16:]))
-			if off+l > uint64(len(ix.sec[secPost])) {
+			list, sum, ok := ix.rawPostings(e)
+			if !ok {
 				return nil, ErrCorrupt
 			}
-			entry(term, ix.docFreq(e), ix.sec[secPost][off:off+l], binary.LittleEndian.Uint32(de[20:]))
+			entry(term, ix.docFreq(e), list, sum)
 			continue
 		}
 		old, ok := ix.postings(e)
 		if !ok {
 			return nil, ErrCorrupt
 		}
-		df, list, ok := edited(string(term), old)
+		df, list, ok := r.edited(string(term), old)
 		if !ok {
 			return nil, ErrCorrupt
 		}
@@ -216,28 +269,29 @@ func Replace(ix *Index, paths []string, docs []Doc) (*Index, error) {
 
 	// Norms and records: the old ones, the replaced in place, the new last.
 	norms := make([]byte, 0, n*normSize)
-	norms = append(norms, ix.sec[secNorms]...)
-	for j, id := range ids {
-		copy(norms[id*normSize:], nb.norms[j*normSize:(j+1)*normSize])
+	if ix.over == nil {
+		norms = append(norms, ix.sec[secNorms]...)
+	} else {
+		for id := range ix.nDocs {
+			norms = append(norms, ix.normAt(id)...)
+		}
 	}
-	norms = append(norms, nb.norms[len(ids)*normSize:]...)
+	for j, id := range r.ids {
+		copy(norms[id*normSize:], r.nb.norms[j*normSize:(j+1)*normSize])
+	}
+	norms = append(norms, r.nb.norms[len(r.ids)*normSize:]...)
 	table := make([]byte, 0, n*docEntrySize)
-	recs := make([]byte, 0, len(ix.sec[secDocs])+len(nb.recs))
-	nbRecord := func(j int) []byte {
-		e := nb.table[j*docEntrySize:]
-		off, l := binary.LittleEndian.Uint32(e[0:]), binary.LittleEndian.Uint32(e[4:])
-		return nb.recs[off : off+l]
-	}
+	recs := make([]byte, 0, len(ix.sec[secDocs])+len(r.nb.recs))
 	next := 0 // next replaced id
 	for id := range n {
 		var rec []byte
 		var sum uint32
 		switch {
 		case id >= ix.nDocs:
-			rec = nbRecord(len(ids) + id - ix.nDocs)
+			rec = r.nb.record(len(r.ids) + id - ix.nDocs)
 			sum = checksum(rec)
-		case next < len(ids) && ids[next] == id:
-			rec = nbRecord(next)
+		case next < len(r.ids) && r.ids[next] == id:
+			rec = r.nb.record(next)
 			sum = checksum(rec)
 			next++
 		default:
@@ -262,13 +316,7 @@ func Replace(ix *Index, paths []string, docs []Doc) (*Index, error) {
 			lenSum[f] += float64(binary.LittleEndian.Uint16(norms[id*normSize+2*f:]))
 		}
 	}
-	for f := range numFields {
-		avg := 1.0
-		if n > 0 && lenSum[f] > 0 {
-			avg = lenSum[f] / float64(n)
-		}
-		binary.LittleEndian.PutUint32(meta[8+4*f:], math.Float32bits(float32(avg)))
-	}
+	putAverages(meta[8:], lenSum, n)
 	return load(assemble([numSections][]byte{
 		secMeta:    meta,
 		secDict:    dict,
@@ -280,14 +328,29 @@ func Replace(ix *Index, paths []string, docs []Doc) (*Index, error) {
 	}))
 }
 
+// record returns the record of the builder's document j.
+func (b *builder) record(j int) []byte {
+	e := b.table[j*docEntrySize:]
+	off, l := binary.LittleEndian.Uint32(e[0:]), binary.LittleEndian.Uint32(e[4:])
+	return b.recs[off : off+l]
+}
+
 // rawRecord returns one document's record and its stored checksum,
 // bounds-checked but not verified.
 func (ix *Index) rawRecord(id int) ([]byte, uint32, bool) {
-	sec := ix.sec[secDocs]
+	sec, count := ix.sec[secDocs], ix.baseDocs
+	if ix.over != nil {
+		if slot := ix.over.slot(id); slot >= 0 {
+			sec, count, id = ix.over.sec[dSecDocs], ix.over.slots, slot
+		} else if id >= ix.baseDocs {
+			ix.corrupt.Store(true)
+			return nil, 0, false
+		}
+	}
 	e := sec[id*docEntrySize:]
 	off := uint64(binary.LittleEndian.Uint32(e[0:]))
 	n := uint64(binary.LittleEndian.Uint32(e[4:]))
-	base := uint64(ix.nDocs * docEntrySize)
+	base := uint64(count * docEntrySize)
 	if base+off+n > uint64(len(sec)) {
 		ix.corrupt.Store(true)
 		return nil, 0, false
@@ -297,14 +360,18 @@ func (ix *Index) rawRecord(id int) ([]byte, uint32, bool) {
 
 // termBytes returns the bytes of a dictionary entry's term, in place.
 func (ix *Index) termBytes(entry int) ([]byte, bool) {
-	e := ix.sec[secDict][entry*dictEntrySize:]
+	dict, strs := ix.sec[secDict], ix.sec[secStrs]
+	if entry >= ix.nTerms {
+		dict, strs, entry = ix.over.sec[dSecDict], ix.over.sec[dSecStrs], entry-ix.nTerms
+	}
+	e := dict[entry*dictEntrySize:]
 	off := uint64(binary.LittleEndian.Uint32(e[0:]))
 	n := uint64(binary.LittleEndian.Uint32(e[4:]))
-	if off+n > uint64(len(ix.sec[secStrs])) {
+	if off+n > uint64(len(strs)) {
 		ix.corrupt.Store(true)
 		return nil, false
 	}
-	return ix.sec[secStrs][off : off+n], true
+	return strs[off : off+n], true
 }
 
 // appendPostings encodes a posting list: per document, in increasing id

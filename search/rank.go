@@ -380,7 +380,7 @@ func (ix *Index) contributions(st termStat, phrases []uint8, touched []bool, p *
 		if st.prompt {
 			touched[doc] = true
 		}
-		n := ix.sec[secNorms][doc*normSize:]
+		n := ix.normAt(doc)
 		var t float64
 		for f := range numFields {
 			if tf[f] == 0 {
@@ -548,6 +548,6 @@ func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 // hasSummary reports whether document doc has a description: a memory
 // does, a section of a MEMORY.md (its heading for a name) does not.
 func (ix *Index) hasSummary(doc int) bool {
-	n := ix.sec[secNorms][doc*normSize:]
+	n := ix.normAt(doc)
 	return uint16(n[2*fieldDesc])|uint16(n[2*fieldDesc+1])<<8 > 0
 }

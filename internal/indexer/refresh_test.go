@@ -1,7 +1,9 @@
 package indexer
 
 import (
+	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,66 +89,158 @@ func TestCheckThenRefresh(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
-			store := filepath.Join(root, "store")
-			if err := os.MkdirAll(store, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			s := Store{Place: locate.Place{CommonDir: filepath.Join(root, "git"), Store: store}, Files: dirFiles(store), Logf: t.Logf}
-			edit := func(slug, body string) {
-				t.Helper()
-				if err := os.WriteFile(filepath.Join(store, slug+".md"), []byte(memory("Note "+slug, body)), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for _, slug := range []string{"a", "b", "c"} {
-				edit(slug, "body "+slug)
-			}
-			if ix, stale := s.Check(); ix != nil || stale != nil {
-				t.Fatalf("no cache yet: Check gave %v, %v", ix, stale)
-			}
-			ix, err := s.Refresh(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ix.Close()
-			ix, stale := s.Check()
-			if ix == nil || stale != nil {
-				t.Fatalf("a fresh cache: Check gave %v, %v", ix, stale)
-			}
-			ix.Close()
+		for _, delta := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/delta=%v", tt.name, delta), func(t *testing.T) {
+				useDeltas(t, delta)
+				checkThenRefresh(t, tt.between, tt.want, tt.next)
+			})
+		}
+	}
+}
 
-			edit("a", "edited a")
-			ix, stale = s.Check()
-			if ix != nil || stale == nil || stale.dirs || len(stale.files) != 1 {
-				t.Fatalf("one file edited: Check gave %v, %+v", ix, stale)
-			}
-			tt.between(t, s, edit)
-			ix, err = s.Refresh(stale)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := bodies(t, ix); !slices.Equal(got, tt.want) {
-				t.Errorf("after the refresh %q, want %q", got, tt.want)
-			}
-			ix, stale = s.Check()
-			if tt.next == nil {
-				if ix == nil {
-					t.Fatalf("the refresh left the cache stale: %+v", stale)
-				}
-				ix.Close()
-				return
-			}
-			if ix != nil {
-				t.Fatal("an edit after the check was not seen by the next check")
-			}
-			if ix, err = s.Refresh(stale); err != nil {
-				t.Fatal(err)
-			}
-			if got := bodies(t, ix); !slices.Equal(got, tt.next) {
-				t.Errorf("after the next refresh %q, want %q", got, tt.next)
-			}
-		})
+// useDeltas makes every refresh write a delta (on) or the whole cache.
+func useDeltas(t *testing.T, on bool) {
+	saved := deltaLimit
+	t.Cleanup(func() { deltaLimit = saved })
+	deltaLimit = func(int) int {
+		if on {
+			return math.MaxInt
+		}
+		return 0
+	}
+}
+
+func checkThenRefresh(t *testing.T, between func(*testing.T, Store, func(string, string)), want, next []string) {
+	root := t.TempDir()
+	store := filepath.Join(root, "store")
+	if err := os.MkdirAll(store, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := Store{Place: locate.Place{CommonDir: filepath.Join(root, "git"), Store: store}, Files: dirFiles(store), Logf: t.Logf}
+	edit := func(slug, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(store, slug+".md"), []byte(memory("Note "+slug, body)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, slug := range []string{"a", "b", "c"} {
+		edit(slug, "body "+slug)
+	}
+	if ix, stale := s.Check(); ix != nil || stale != nil {
+		t.Fatalf("no cache yet: Check gave %v, %v", ix, stale)
+	}
+	ix, err := s.Refresh(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix, stale := s.Check()
+	if ix == nil || stale != nil {
+		t.Fatalf("a fresh cache: Check gave %v, %v", ix, stale)
+	}
+	ix.Close()
+
+	edit("a", "edited a")
+	ix, stale = s.Check()
+	if ix != nil || stale == nil || stale.dirs || len(stale.files) != 1 {
+		t.Fatalf("one file edited: Check gave %v, %+v", ix, stale)
+	}
+	between(t, s, edit)
+	ix, err = s.Refresh(stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bodies(t, ix); !slices.Equal(got, want) {
+		t.Errorf("after the refresh %q, want %q", got, want)
+	}
+	ix, stale = s.Check()
+	if next == nil {
+		if ix == nil {
+			t.Fatalf("the refresh left the cache stale: %+v", stale)
+		}
+		ix.Close()
+		return
+	}
+	if ix != nil {
+		t.Fatal("an edit after the check was not seen by the next check")
+	}
+	if ix, err = s.Refresh(stale); err != nil {
+		t.Fatal(err)
+	}
+	if got := bodies(t, ix); !slices.Equal(got, next) {
+		t.Errorf("after the next refresh %q, want %q", got, next)
+	}
+}
+
+// TestRefreshDelta: edits of every kind, refreshed with deltas beside the
+// cache, leave what a rebuild from the files holds; an edit in place or an
+// added file is written as a delta, a deleted file rewrites the cache whole
+// and removes the delta.
+func TestRefreshDelta(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	useDeltas(t, true)
+	root := t.TempDir()
+	store := filepath.Join(root, "store")
+	if err := os.MkdirAll(filepath.Join(store, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := Store{Place: locate.Place{CommonDir: filepath.Join(root, "git"), Store: store}, Files: dirFiles(store), Logf: t.Logf}
+	put := func(rel, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(store, rel), []byte(memory("Note "+rel, body)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, rel := range []string{"a.md", "b.md", "sub/c.md"} {
+		put(rel, "body of "+rel)
+	}
+	ix, err := s.Rebuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	steps := []struct {
+		name  string
+		do    func()
+		delta bool // a delta lies beside the cache after
+	}{
+		{"edited in place", func() { put("a.md", "edited once, with zyzzyva") }, true},
+		{"edited again", func() { put("a.md", "edited twice") }, true},
+		{"another edited", func() { put("sub/c.md", "c edited") }, true},
+		{"added", func() { put("d.md", "a new one") }, true},
+		{"added in a subdirectory", func() { put("sub/e.md", "another new one") }, true},
+		{"deleted", func() { os.Remove(filepath.Join(store, "b.md")) }, false},
+		{"edited after the delete", func() { put("d.md", "d edited") }, true},
+		{"broken", func() { os.WriteFile(filepath.Join(store, "a.md"), []byte("---\nname: [unclosed\n---\nbody\n"), 0o644) }, true},
+	}
+	for _, st := range steps {
+		st.do()
+		ix, stale := s.Check()
+		if ix != nil || stale == nil {
+			t.Fatalf("%s: Check saw no change", st.name)
+		}
+		if ix, err = s.Refresh(stale); err != nil {
+			t.Fatal(err)
+		}
+		got := bodies(t, ix)
+		_, err := os.Stat(search.DeltaPath(s.Place.IndexPath()))
+		if exists := err == nil; exists != st.delta {
+			t.Errorf("%s: a delta beside the cache: %v, want %v", st.name, exists, st.delta)
+		}
+		if ix, stale = s.Check(); ix == nil {
+			t.Fatalf("%s: the refreshed cache is not fresh (%+v)", st.name, stale)
+		}
+		ix.Close()
+		// A rebuild elsewhere, from the same files.
+		other := s
+		other.Place.CommonDir = filepath.Join(t.TempDir(), "git")
+		rebuilt, err := other.Rebuild()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := bodies(t, rebuilt); !slices.Equal(got, want) {
+			t.Errorf("%s: refreshed %q\nrebuilt %q", st.name, got, want)
+		}
 	}
 }
