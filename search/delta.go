@@ -200,8 +200,7 @@ func (o *overlay) verify() bool {
 	if !dictInBounds(o.sec[dSecDict], o.sec[dSecStrs], o.sec[dSecPost]) {
 		return false
 	}
-	_, ok := decodeSources(o.sec[dSecSources])
-	return ok
+	return sourcesValid(o.sec[dSecSources])
 }
 
 // slot returns the slot of document id in the delta, or -1.

@@ -66,3 +66,17 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSources: Verify's check of the stamps accepts exactly what decoding
+// them does.
+func FuzzSources(f *testing.F) {
+	f.Add(appendSources(nil, []Source{{Path: "/s", Kind: SourceDir, ModNs: 5}, {Path: "/s/a.md", ModNs: 7, Size: 3}, {Path: "/s/gone.md", Size: -1}}))
+	f.Add(appendSources(nil, nil))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, ok := decodeSources(b)
+		if got := sourcesValid(b); got != ok {
+			t.Fatalf("sourcesValid %v, decodeSources %v", got, ok)
+		}
+	})
+}

@@ -3,7 +3,10 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 type listCmd struct {
@@ -25,11 +28,8 @@ func (c listCmd) Run(e *env) error {
 	if c.JSON {
 		return printJSON(e, nonNil(entries))
 	}
-	// tabwriter writes each cell and its padding on its own: unbuffered,
-	// a listing of 10,000 memories was 60,000 write calls.
-	out := bufio.NewWriterSize(e.stdout, 64<<10)
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	for _, m := range entries {
+	rows := make([][3]string, len(entries))
+	for i, m := range entries {
 		label := ""
 		if m.SupersededBy != "" {
 			label = " (superseded by " + m.SupersededBy + ")"
@@ -37,7 +37,47 @@ func (c listCmd) Run(e *env) error {
 		if m.Broken != "" {
 			label += " (broken: the file does not parse)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s%s\n", m.Slug, m.Class, m.Name, label)
+		rows[i] = [3]string{m.Slug, m.Class, m.Name + label}
+	}
+	return writeColumns(e.stdout, rows)
+}
+
+// writeColumns writes rows as lines of three columns, the first two padded
+// to their widest cell and two spaces, exactly as a text/tabwriter with
+// padding 2 writes them, which it stands in for: tabwriter keeps every cell
+// and writes each with its padding on its own, a fifth of `mem list`'s time
+// at 10,000 memories. Rows with a byte tabwriter reads as markup (tabs,
+// line breaks, its escape 0xff) go through tabwriter itself.
+func writeColumns(w io.Writer, rows [][3]string) error {
+	out := bufio.NewWriterSize(w, 64<<10)
+	var width [2]int
+	for _, r := range rows {
+		for c, cell := range r {
+			if strings.ContainsAny(cell, "\t\v\n\f\xff") {
+				return tabwrite(out, rows)
+			}
+			if c < 2 {
+				width[c] = max(width[c], utf8.RuneCountInString(cell))
+			}
+		}
+	}
+	spaces := strings.Repeat(" ", max(width[0], width[1])+2)
+	for _, r := range rows {
+		for c := range 2 {
+			out.WriteString(r[c])
+			out.WriteString(spaces[:width[c]+2-utf8.RuneCountInString(r[c])])
+		}
+		out.WriteString(r[2])
+		out.WriteByte('\n')
+	}
+	return out.Flush()
+}
+
+// tabwrite is writeColumns through text/tabwriter.
+func tabwrite(out *bufio.Writer, rows [][3]string) error {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r[0], r[1], r[2])
 	}
 	if err := tw.Flush(); err != nil {
 		return err
