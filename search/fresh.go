@@ -223,6 +223,20 @@ func Restat(stamps []Source, keep func(Source) bool) []int {
 	return out
 }
 
+// StatFiles stamps the files at paths, as Stat does, through their
+// directories held open and in parallel when there are many.
+func StatFiles(paths []string) []Source {
+	out := make([]Source, len(paths))
+	inParallel(len(paths), func(lo, hi int) {
+		st := newStatter()
+		defer st.close()
+		for i := lo; i < hi; i++ {
+			out[i] = st.stat(paths[i], SourceFile)
+		}
+	})
+	return out
+}
+
 // parallelMin is how many stats make it worth splitting them across cores.
 const parallelMin = 512
 

@@ -61,6 +61,15 @@ func TestStatterMatchesStat(t *testing.T) {
 			}
 		})
 	}
+	var paths []string
+	for _, tt := range tests {
+		paths = append(paths, tt.path)
+	}
+	for i, got := range StatFiles(paths) {
+		if want := Stat(paths[i], SourceFile); got != want {
+			t.Errorf("StatFiles %q: %+v, Stat %+v", paths[i], got, want)
+		}
+	}
 	// A file replaced under an open directory is seen as it is now.
 	p := filepath.Join(dir, "a.md")
 	before := st.stat(p, SourceFile)

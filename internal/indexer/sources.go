@@ -51,15 +51,19 @@ func (s Store) Sources() ([]Source, []search.Source, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var files []Source
-	var stamps []search.Source
+	abs := make([]string, len(rels))
+	for i, rel := range rels {
+		abs[i] = s.abs(rel)
+	}
+	fileStamps := search.StatFiles(abs)
+	files := make([]Source, 0, len(rels))
+	stamps := make([]search.Source, 0, len(rels)+1)
 	dirs := map[string]bool{".": true}
-	for _, rel := range rels {
+	for i, rel := range rels {
 		for d := path.Dir(rel); !dirs[d]; d = path.Dir(d) {
 			dirs[d] = true
 		}
-		abs := s.abs(rel)
-		f := Source{Rel: rel, Abs: abs, Shown: s.Place.Rel(abs), Stamp: search.Stat(abs, search.SourceFile), Store: search.StoreProject}
+		f := Source{Rel: rel, Abs: abs[i], Shown: s.Place.Rel(abs[i]), Stamp: fileStamps[i], Store: search.StoreProject}
 		files = append(files, f)
 		stamps = append(stamps, f.Stamp)
 	}
