@@ -145,6 +145,16 @@ var rulesMarkers = htmlMarkers("memory rules")
 const rulesBody = "- Before exploring what you don't know, ask memory first: `mem search \"<topic>\"`.\n" +
 	"- After you change something, store what you learned and why: `mem store --name \"<title>\" \"<what and why>\"`.\n"
 
+// agentsRulesBody is the rules for AGENTS.md's agents (OpenCode, Kimi,
+// Codex), which install gives mem's MCP server: they name its tools first.
+// Codex runs shell commands in a sandbox whose .git is read-only (measured
+// with codex-cli 0.169.0, `codex exec`: `mem store` fails with "lock store:
+// open .git/mem/store.lock: read-only file system", and so does a
+// `mem search` that must refresh the cache), while its MCP servers run
+// outside it, so there the tools are what works.
+const agentsRulesBody = "- Before exploring what you don't know, ask memory first: mem's MCP tool `context_query` (or `mem search \"<topic>\"`).\n" +
+	"- After you change something, store what you learned and why: mem's MCP tool `memory_store` (or `mem store --name \"<title>\" \"<what and why>\"`).\n"
+
 func rulesFiles(pl *planner) []string {
 	var files []string
 	if pl.has(Claude) {
@@ -162,7 +172,11 @@ func planRules(pl *planner) error {
 		if err != nil {
 			return err
 		}
-		out, err := rulesMarkers.upsert(src, rulesBody)
+		body := rulesBody
+		if filepath.Base(path) == "AGENTS.md" {
+			body = agentsRulesBody
+		}
+		out, err := rulesMarkers.upsert(src, body)
 		if err != nil {
 			return errors.New(path + ": " + err.Error())
 		}

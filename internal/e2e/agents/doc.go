@@ -4,7 +4,8 @@
 // client's own `mcp list` must find mem's MCP server where its users
 // configure servers, and OpenCode's must connect to it. Codex runs a whole
 // `codex exec` session against a fake Responses API on loopback
-// (internal/e2e/responsesapi) whose scripted model calls mem's tools. A
+// (internal/e2e/responsesapi) whose scripted model calls mem's tools, and
+// mem's CLI through Codex's sandboxed shell. A
 // test skips, saying why, when its client is not on PATH; .ci/run installs
 // both.
 package agents
