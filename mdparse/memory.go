@@ -2,7 +2,6 @@ package mdparse
 
 import (
 	"bytes"
-	"github.com/mem-dev/mem/internal/class"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mem-dev/mem/internal/class"
 )
 
 // Frontmatter keys that mem reads and writes.

@@ -43,7 +43,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mem-dev/mem/internal/text"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +50,7 @@ import (
 
 	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/internal/secrets"
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
