@@ -3,7 +3,6 @@ package web
 import (
 	"cmp"
 	"net/http"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -251,38 +250,26 @@ func facets(m map[string]int, byCount bool) []facet {
 }
 
 // rowCache keeps the list's rows, newest first, for as long as the index
-// file is the same one: a 10,000-memory store is decoded and sorted once per
-// change, not once per page drawn. The index is still checked for
-// freshness on every request (Repo.Index), so the rows are never stale.
+// is the same one (its Fingerprint, which a refresh's delta changes too,
+// where the cache file stays as it was): a 10,000-memory store is decoded
+// and sorted once per change, not once per page drawn. The index is still
+// checked for freshness on every request (Repo.Index), so the rows are
+// never stale.
 type rowCache struct {
 	mu    sync.Mutex
-	key   fileKey
+	key   string
 	rows  []row
 	byKey map[string]int // Path#Slug -> index in rows
-}
-
-type fileKey struct {
-	size    int64
-	modTime time.Time
-	ino     any
-}
-
-func keyOf(path string) (fileKey, bool) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileKey{}, false
-	}
-	return fileKey{fi.Size(), fi.ModTime(), fi.Sys()}, true
 }
 
 // rows returns every document of ix as a row, newest first, and where each
 // is by Path#Slug. The caller must not modify them.
 func (s *Server) rows(ix *search.Index) ([]row, map[string]int) {
-	key, ok := keyOf(s.o.Repo.Place.IndexPath())
+	key := ix.Fingerprint()
 	c := &s.cache
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if ok && c.rows != nil && c.key.size == key.size && c.key.modTime.Equal(key.modTime) && sameInode(c.key.ino, key.ino) {
+	if c.rows != nil && c.key == key {
 		return c.rows, c.byKey
 	}
 	docs := ix.Docs()
@@ -300,8 +287,6 @@ func (s *Server) rows(ix *search.Index) ([]row, map[string]int) {
 	for i, x := range rows {
 		byKey[x.key] = i
 	}
-	if ok {
-		c.key, c.rows, c.byKey = key, rows, byKey
-	}
+	c.key, c.rows, c.byKey = key, rows, byKey
 	return rows, byKey
 }
