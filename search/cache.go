@@ -363,6 +363,21 @@ func (r *reader) str() string {
 	return s
 }
 
+// bytes reads a string in place.
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.ok, r.b = false, nil
+		return nil
+	}
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+// skip passes over a string.
+func (r *reader) skip() { r.bytes() }
+
 func (r *reader) strs() []string {
 	n := r.uvarint()
 	if n > uint64(len(r.b)) { // every string takes at least one byte

@@ -74,13 +74,13 @@ func planReplace(ix *Index, paths []string, docs []Doc) (*replacement, error) {
 			return nil, ErrCorrupt
 		}
 		r := reader{b: rec, ok: true}
-		r.str() // slug
-		path := r.str()
+		r.skip() // slug
+		path := r.bytes()
 		if !r.ok {
 			return nil, ErrCorrupt
 		}
-		if changed[path] {
-			before[path] = append(before[path], id)
+		if changed[string(path)] { // looked up in place: ten thousand records, no copy
+			before[string(path)] = append(before[string(path)], id)
 		}
 	}
 	r := &replacement{ix: ix}
