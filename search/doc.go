@@ -171,6 +171,6 @@
 // names the cache it applies to by a copy of its header, and is ignored
 // beside any other. At 10,000 memories with one file touched, `mem index`
 // went from 645 ms to 249 ms with Update, to ~85 ms with Replace and the
-// stamps read in place, and to ~55 ms with the delta and one pass of stats
+// stamps read in place, and to ~60 ms (load 7) with the delta and one pass of stats
 // (bench/refresh.sh; bench/README.md has the figures and their load).
 package search
