@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -282,4 +284,84 @@ func FuzzOpenDelta(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDeltaWhileRead: readers opening the cache while a writer refreshes it
+// over and over, as deltas and now and then whole, always read one state the
+// writer wrote, intact: never a delta beside a cache it was not made for.
+func TestDeltaWhileRead(t *testing.T) {
+	docs := fixtureDocs(t)
+	path := filepath.Join(t.TempDir(), "index-x.bin")
+	state := func(ix *Index) string {
+		var b bytes.Buffer
+		for _, d := range ix.Docs() {
+			b.WriteString(d.Body)
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
+	base := Build(docs)
+	if err := base.WriteFile(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	var states sync.Map // every state written, before it is
+	states.Store(state(base), true)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var reads atomic.Int64
+	for range 2 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				ix, err := Open(path)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if err := ix.Verify(); err != nil {
+					t.Error("a reader found the cache damaged:", err)
+				} else if _, ok := states.Load(state(ix)); !ok {
+					t.Error("a reader read a state nobody wrote")
+				}
+				ix.Close()
+				reads.Add(1)
+			}
+		})
+	}
+	for round := range 60 {
+		ix, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := round % len(docs)
+		d := docs[i]
+		d.Body = fmt.Sprintf("%s (round %d)", docs[i].Body, round)
+		full, err := Replace(ix, []string{d.Path}, []Doc{d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states.Store(state(full), true)
+		if round%7 == 6 {
+			err = full.WriteFile(path, nil)
+			os.Remove(DeltaPath(path))
+		} else {
+			var delta *Delta
+			if delta, err = ReplaceDelta(ix, []string{d.Path}, []Doc{d}); err == nil {
+				err = delta.WriteFile(path, nil)
+			}
+		}
+		ix.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	wg.Wait()
+	if reads.Load() < 10 {
+		t.Fatalf("only %d reads while the writer ran", reads.Load())
+	}
 }
