@@ -417,36 +417,83 @@ func (r *reader) byte() byte {
 	return c
 }
 
-func decodeDoc(rec []byte) (Doc, bool) { return decodeRecord(rec, true) }
-
 // decodeSummary decodes a record but its body and aliases, which it skips:
-// the bulk of a record, and nothing a listing shows.
-func decodeSummary(rec []byte) (Doc, bool) { return decodeRecord(rec, false) }
+// the bulk of a record, and nothing a listing shows. It copies the record's
+// bytes once a stretch (the strings before the body, the tags, what follows
+// the aliases) and slices the strings from those copies: a listing of
+// 10,000 memories made ten allocations a record.
+func decodeSummary(rec []byte) (Doc, bool) {
+	r := reader{b: rec, ok: true}
+	pos := func() int { return len(rec) - len(r.b) }
+	var spans [7][2]int
+	for i := range spans {
+		b := r.bytes()
+		spans[i] = [2]int{pos() - len(b), pos()}
+	}
+	head := string(rec[:pos()])
+	var d Doc
+	for i, p := range [...]*string{&d.Slug, &d.Path, &d.Store, &d.Name, &d.Description, &d.Class, &d.SupersededBy} {
+		*p = head[spans[i][0]:spans[i][1]]
+	}
+	r.skip() // body
+	d.Importance = int(r.varint())
+	if mod := r.varint(); mod != math.MinInt64 {
+		d.Modified = time.Unix(0, mod).UTC()
+	}
+	d.Line = int(r.varint())
+	d.Tags = r.strsIn(rec)
+	r.skipStrs() // aliases
+	d.Unverified = r.strsIn(rec)
+	if b := r.bytes(); len(b) > 0 {
+		d.Broken = string(b)
+	}
+	return d, r.ok && len(r.b) == 0
+}
 
-func decodeRecord(rec []byte, body bool) (Doc, bool) {
+// strsIn reads a string list as strs does, from one copy of its bytes (r
+// reads rec).
+func (r *reader) strsIn(rec []byte) []string {
+	start := len(rec) - len(r.b)
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.ok, r.b = false, nil
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	var spans [][2]int
+	for range n {
+		b := r.bytes()
+		end := len(rec) - len(r.b)
+		spans = append(spans, [2]int{end - len(b), end})
+	}
+	if !r.ok {
+		return nil
+	}
+	all := string(rec[start : len(rec)-len(r.b)])
+	ss := make([]string, len(spans))
+	for i, sp := range spans {
+		ss[i] = all[sp[0]-start : sp[1]-start]
+	}
+	return ss
+}
+
+// decodeDoc decodes a whole record.
+func decodeDoc(rec []byte) (Doc, bool) {
 	r := reader{b: rec, ok: true}
 	var d Doc
 	for _, p := range [...]*string{&d.Slug, &d.Path, &d.Store, &d.Name, &d.Description, &d.Class, &d.SupersededBy} {
 		*p = r.str()
 	}
-	if body {
-		d.Body = r.str()
-	} else if n := r.uvarint(); n <= uint64(len(r.b)) {
-		r.b = r.b[n:]
-	} else {
-		r.ok, r.b = false, nil
-	}
+	d.Body = r.str()
 	d.Importance = int(r.varint())
 	if mod := r.varint(); mod != math.MinInt64 {
 		d.Modified = time.Unix(0, mod).UTC()
 	}
 	d.Line = int(r.varint())
 	d.Tags = r.strs()
-	if body {
-		d.Aliases = r.strs()
-	} else {
-		r.skipStrs()
-	}
+	d.Aliases = r.strs()
 	d.Unverified = r.strs()
 	d.Broken = r.str()
 	return d, r.ok && len(r.b) == 0
