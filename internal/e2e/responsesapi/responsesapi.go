@@ -23,7 +23,9 @@
 // response.completed with usage) and without it as one JSON response.
 // Output items are assistant messages (output_text) and function calls,
 // which may name a namespace: Codex offers each MCP server's tools as a
-// namespace ("mcp__<server>") of functions and expects the call to name it.
+// namespace ("mcp__<server>") of functions and expects the call to name it;
+// OpenCode (its openai provider with options.baseURL) offers them as flat
+// functions ("<server>_<tool>").
 // Anything else is 404.
 package responsesapi
 
@@ -48,13 +50,13 @@ type Request struct {
 }
 
 // Item is one input item; which fields are set depends on Type: "message"
-// (Role, Content), "function_call" (Namespace, Name, Arguments, CallID) or
+// (Role, Content; OpenCode leaves Type empty), "function_call" (Namespace, Name, Arguments, CallID) or
 // "function_call_output" (CallID, Output).
 type Item struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id,omitempty"`
 	Role      string          `json:"role,omitempty"`
-	Content   []Part          `json:"content,omitempty"`
+	Content   Parts           `json:"content,omitempty"`
 	Namespace string          `json:"namespace,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Arguments string          `json:"arguments,omitempty"`
@@ -66,6 +68,25 @@ type Item struct {
 type Part struct {
 	Type string `json:"type"`
 	Text string `json:"text,omitempty"`
+}
+
+// Parts is a message's content: a list of parts, or a string (OpenCode
+// sends its system and user messages so), read as one input_text part.
+type Parts []Part
+
+// UnmarshalJSON takes a string as one input_text part.
+func (p *Parts) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*p = Parts{{Type: "input_text", Text: s}}
+		return nil
+	}
+	var parts []Part
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	*p = parts
+	return nil
 }
 
 // Text is the text of a message item's parts, one a line, or the text of a
@@ -102,7 +123,7 @@ func (r Request) Text() string {
 		b.WriteByte('\n')
 	}
 	for _, it := range r.Input {
-		if it.Type == "message" {
+		if it.Type == "message" || it.Type == "" && it.Role != "" { // OpenCode's messages carry no type
 			b.WriteString(it.Text())
 		}
 	}
@@ -236,12 +257,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 type respJSON struct {
-	ID     string         `json:"id"`
-	Object string         `json:"object"`
-	Status string         `json:"status"`
-	Model  string         `json:"model"`
-	Output []itemJSON     `json:"output"`
-	Usage  map[string]int `json:"usage"`
+	ID        string     `json:"id"`
+	Object    string     `json:"object"`
+	CreatedAt int64      `json:"created_at"`
+	Status    string     `json:"status"`
+	Model     string     `json:"model"`
+	Output    []itemJSON `json:"output"`
+	Usage     *usageJSON `json:"usage"`
+}
+
+type usageJSON struct {
+	InputTokens         int            `json:"input_tokens"`
+	InputTokensDetails  map[string]int `json:"input_tokens_details"`
+	OutputTokens        int            `json:"output_tokens"`
+	OutputTokensDetails map[string]int `json:"output_tokens_details"`
+	TotalTokens         int            `json:"total_tokens"`
 }
 
 type itemJSON struct {
@@ -284,8 +314,9 @@ func response(id int, model string, r Reply) respJSON {
 	if model == "" {
 		model = "gpt-fake"
 	}
-	return respJSON{ID: fmt.Sprintf("resp_%03d", id), Object: "response", Status: "completed", Model: model, Output: out,
-		Usage: map[string]int{"input_tokens": 10, "output_tokens": 10, "total_tokens": 20}}
+	return respJSON{ID: fmt.Sprintf("resp_%03d", id), Object: "response", CreatedAt: 1764633600, Status: "completed", Model: model, Output: out,
+		Usage: &usageJSON{InputTokens: 10, InputTokensDetails: map[string]int{"cached_tokens": 0},
+			OutputTokens: 10, OutputTokensDetails: map[string]int{"reasoning_tokens": 0}, TotalTokens: 20}}
 }
 
 // stream writes resp as the API's server-sent events.
