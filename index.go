@@ -2,8 +2,11 @@ package mem
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
+	"syscall"
 
 	"github.com/mem-dev/mem/internal/indexer"
 	"github.com/mem-dev/mem/internal/logfile"
@@ -20,6 +23,17 @@ func (r *Repo) Index(ctx context.Context) (*search.Index, error) {
 		return ix, nil
 	}
 	unlock, err := r.lock(ctx)
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		// The git dir is read-only to us (Codex's sandbox keeps .git so):
+		// no lock, no cache to write, but the files can be read. Search
+		// them as they are, in memory; a run that can write refreshes the
+		// cache.
+		files, _, err := r.indexer().Sources()
+		if err != nil {
+			return nil, err
+		}
+		return search.Build(r.indexer().Parse(files)), nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -149,9 +149,8 @@ const rulesBody = "- Before exploring what you don't know, ask memory first: `me
 // Codex), which install gives mem's MCP server: they name its tools first.
 // Codex runs shell commands in a sandbox whose .git is read-only (measured
 // with codex-cli 0.169.0, `codex exec`: `mem store` fails with "lock store:
-// open .git/mem/store.lock: read-only file system", and so does a
-// `mem search` that must refresh the cache), while its MCP servers run
-// outside it, so there the tools are what works.
+// open .git/mem/store.lock: read-only file system"; `mem search` answers),
+// while its MCP servers run outside it, so there the tools are what works.
 const agentsRulesBody = "- Before exploring what you don't know, ask memory first: mem's MCP tool `context_query` (or `mem search \"<topic>\"`).\n" +
 	"- After you change something, store what you learned and why: mem's MCP tool `memory_store` (or `mem store --name \"<title>\" \"<what and why>\"`).\n"
 

@@ -169,16 +169,18 @@ func codexScript(n int, r responsesapi.Request) responsesapi.Reply {
 
 // TestCodexShell: the AGENTS.md rules name the CLI too, and Codex runs
 // shell commands in its sandbox, as `bash -lc` (a login shell, so mem is
-// on the PATH the person's ~/.profile sets, as the README asks). There
-// `mem search` reads the memories, but the sandbox keeps .git read-only,
-// so `mem store` cannot commit (nor lock): which is why the rules name
-// mem's MCP tools first. Held here so that a change on either side shows.
+// on the PATH the person's ~/.profile sets, as the README asks). The
+// sandbox keeps .git read-only: `mem search` still answers, from the files
+// as they are when the cache is stale and cannot be refreshed (here a
+// memory the agent wrote after the cache), but `mem store` cannot commit
+// (nor lock), which is why the rules name mem's MCP tools first. Held here
+// so that a change on either side shows.
 func TestCodexShell(t *testing.T) {
 	dir, env, api := codexRepo(t, func(n int, r responsesapi.Request) responsesapi.Reply {
 		switch n {
 		case 0:
 			return responsesapi.Reply{Calls: []responsesapi.Call{{CallID: "call_search", Name: "exec_command",
-				Arguments: map[string]any{"cmd": `mem search "spanish VAT rounding"`}}}}
+				Arguments: map[string]any{"cmd": `printf -- '---\nname: Gift cards carry no VAT\nclass: fact\n---\nGift cards are left out of the spanish VAT rounding.\n' > .claude/agent-memory/gift-cards-carry-no-vat.md && mem search "spanish VAT rounding gift cards"`}}}}
 		case 1:
 			return responsesapi.Reply{Calls: []responsesapi.Call{{CallID: "call_store", Name: "exec_command",
 				Arguments: map[string]any{"cmd": `mem store --class fact --name "Refunds reuse the VAT of the order line" "A refund takes the VAT of its order line."`}}}}
@@ -205,7 +207,7 @@ func TestCodexShell(t *testing.T) {
 	if s := search.Text(); strings.Contains(s, "bwrap") || strings.Contains(s, "sandbox") && !strings.Contains(s, "spanish-vat") {
 		t.Skipf("skipping: Codex's sandbox does not run on this machine:\n%s", s)
 	}
-	if s := search.Text(); !strings.Contains(s, "spanish-vat-rounds-per-line.md") {
+	if s := search.Text(); !strings.Contains(s, "gift-cards-carry-no-vat.md") {
 		t.Fatalf("mem search in Codex's sandbox gave the model:\n%s", s)
 	}
 	t.Logf("mem search's output the model received:\n%s", search.Text())
