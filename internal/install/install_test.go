@@ -600,7 +600,8 @@ func TestCodexTOML(t *testing.T) {
 	e.apply(t, Plan, o)
 	block := func(mem string) string {
 		return "# >>> mem: MCP server for Codex (mem uninstall removes this block)\n[mcp_servers.mem]\ncommand = " +
-			tomlString(mem) + "\nargs = [\"mcp\"]\n# <<< mem\n"
+			tomlString(mem) + "\nargs = [\"mcp\"]\n" +
+			`env_vars = ["MEM_STORE", "MEM_MODEL_CMD", "MEM_MODEL_TIMEOUT", "MEM_BACKGROUND", "MEM_LOCK_TIMEOUT"]` + "\n# <<< mem\n"
 	}
 	// The project's file, shared, names the bare mem; the user's, which
 	// Codex reads in untrusted projects too, this machine's binary.

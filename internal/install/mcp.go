@@ -176,6 +176,13 @@ func codexUserPath(o Options) string {
 	return filepath.Join(o.Home, ".codex", "config.toml")
 }
 
+// codexEnvVars are the variables of mem's a person may set for `mem mcp`.
+// Codex starts an MCP server with a few variables of its own choosing, and
+// forwards others only when the server's env_vars names them (measured with
+// codex-cli 0.169.0: without it, MEM_BACKGROUND=off in Codex's environment
+// did not reach mem mcp, whose store then started a detached enrichment).
+var codexEnvVars = []string{"MEM_STORE", "MEM_MODEL_CMD", "MEM_MODEL_TIMEOUT", "MEM_BACKGROUND", "MEM_LOCK_TIMEOUT"}
+
 // codexMemTable finds a [mcp_servers.mem] table header.
 var codexMemTable = lazyregexp.New(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("mem"|'mem'|mem)[ \t]*\]`)
 
@@ -201,7 +208,11 @@ func planCodexFile(pl *planner, path, mem, why string) error {
 	if codexMemTable.Match(rest) {
 		return fmt.Errorf("%s: [mcp_servers.mem] is already there and mem did not write it; remove it, then install again", path)
 	}
-	body := "[mcp_servers.mem]\ncommand = " + tomlString(mem) + "\nargs = [\"mcp\"]\n"
+	vars := make([]string, len(codexEnvVars))
+	for i, v := range codexEnvVars {
+		vars[i] = tomlString(v)
+	}
+	body := "[mcp_servers.mem]\ncommand = " + tomlString(mem) + "\nargs = [\"mcp\"]\nenv_vars = [" + strings.Join(vars, ", ") + "]\n"
 	out, err := codexMarkers.upsert(src, body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -114,7 +114,8 @@ func TestCodex(t *testing.T) {
 	get := run(t, dir, env, "codex", "mcp", "get", "mem")
 	t.Logf("codex mcp get mem:\n%s", get)
 	// mem is on PATH, so mem install named it by its bare name.
-	if !strings.Contains(get, "command: mem\n") || !strings.Contains(get, "args: mcp") {
+	// And mem's variables reach it: Codex passes on only those env_vars names.
+	if !strings.Contains(get, "command: mem\n") || !strings.Contains(get, "args: mcp") || !strings.Contains(get, "MEM_BACKGROUND=") {
 		t.Fatalf("codex mcp get mem:\n%s", get)
 	}
 }

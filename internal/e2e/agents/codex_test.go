@@ -51,7 +51,7 @@ func TestCodexExec(t *testing.T) {
 			dir, env, api := codexRepo(t, script, tt.trusted, tt.userBlock)
 			before := strings.TrimSpace(run(t, dir, env, "git", "rev-parse", "HEAD"))
 
-			stdout, stderr := codexExec(t, dir, env, api, "why are spanish orders one cent off after the VAT rounding?", tt.connects)
+			stdout, stderr := codexExec(t, dir, env, api, "why are spanish orders one cent off after the VAT rounding?")
 			reqs := api.Requests()
 			if !tt.connects {
 				if len(reqs) != 1 || slices.ContainsFunc(reqs[0].ToolNames(), func(n string) bool { return strings.HasPrefix(n, "mcp__mem/") }) {
@@ -137,20 +137,17 @@ func codexRepo(t *testing.T, script responsesapi.Script, trusted, userBlock bool
 }
 
 // codexExec runs `codex exec PROMPT` in dir and returns its stdout and
-// stderr; it fails the test when codex fails. With withMem, mem's server
-// gets MEM_BACKGROUND=off through a config override: Codex starts MCP
-// servers with a few variables of its own choosing, not the test's, and a
-// store would start a detached enrichment that runs the machine's
-// `claude -p` and outlives the test (seen: it wrote into the test's home
-// while the test removed it).
-func codexExec(t *testing.T, dir string, env []string, api *responsesapi.Server, prompt string, withMem bool) (string, string) {
+// stderr; it fails the test when codex fails. The environment's
+// MEM_BACKGROUND=off reaches mem's server only through the env_vars mem
+// install writes: Codex starts MCP servers with a few variables of its own
+// choosing. Without it a store starts a detached enrichment that runs the
+// machine's `claude -p` and outlives the test (seen: it wrote into the
+// test's home while the test removed it).
+func codexExec(t *testing.T, dir string, env []string, api *responsesapi.Server, prompt string) (string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	args := []string{"exec", prompt}
-	if withMem {
-		args = []string{"exec", "-c", `mcp_servers.mem.env.MEM_BACKGROUND="off"`, prompt}
-	}
 	c := exec.CommandContext(ctx, "codex", args...)
 	c.Dir, c.Env = dir, append(env, "FAKE_API_KEY=sk-test")
 	var stdout, stderr strings.Builder
@@ -207,7 +204,7 @@ func TestCodexShell(t *testing.T) {
 	}
 	run(t, dir, env, filepath.Join(binDir, "mem"), "index") // a fresh cache: the sandbox could not write one
 	before := strings.TrimSpace(run(t, dir, env, "git", "rev-parse", "HEAD"))
-	_, stderr := codexExec(t, dir, env, api, "why are spanish orders one cent off?", true)
+	_, stderr := codexExec(t, dir, env, api, "why are spanish orders one cent off?")
 	reqs := api.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("the model got %d requests, want 3\n%s", len(reqs), stderr)
