@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // sameIndex fails unless got, read with whatever delta it has, answers as
@@ -75,22 +74,7 @@ func sameIndex(t *testing.T, step string, got, want *Index, stamps []Source) {
 // the delta in), and compares the cache read back with a build.
 func TestDeltaRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	words := []string{"deploy", "vat", "rounding", "cache", "postgres", "friday", "staging", "token", "queue", "invoice", "retry", "timeout", "webhook", "ledger"}
-	text := func(n int) string {
-		var b bytes.Buffer
-		for range n {
-			fmt.Fprintf(&b, "%s ", words[rng.IntN(len(words))])
-		}
-		if rng.IntN(3) == 0 {
-			fmt.Fprintf(&b, "unique%d", rng.IntN(1000))
-		}
-		return b.String()
-	}
-	doc := func(i int) Doc {
-		return Doc{Slug: fmt.Sprint("m", i), Path: fmt.Sprintf(".claude/agent-memory/m%d.md", i), Store: StoreProject,
-			Name: text(3), Description: text(5), Body: text(20), Tags: []string{words[rng.IntN(len(words))]},
-			Aliases: []string{text(4), text(5)}, Class: "fact", Importance: 1 + rng.IntN(10), Modified: time.Unix(int64(rng.IntN(1e9)), 0).UTC()}
-	}
+	doc := randomDoc(rng, true)
 	docs := make([]Doc, 30)
 	for i := range docs {
 		docs[i] = doc(i)

@@ -59,22 +59,7 @@ func TestReplace(t *testing.T) {
 // at random and compares each result with a build.
 func TestReplaceRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	words := []string{"deploy", "vat", "rounding", "cache", "postgres", "friday", "staging", "token", "queue", "invoice", "retry", "timeout", "webhook", "ledger"}
-	text := func(n int) string {
-		var b bytes.Buffer
-		for range n {
-			fmt.Fprintf(&b, "%s ", words[rng.IntN(len(words))])
-		}
-		if rng.IntN(3) == 0 {
-			fmt.Fprintf(&b, "unique%d", rng.IntN(1000))
-		}
-		return b.String()
-	}
-	doc := func(i int) Doc {
-		return Doc{Slug: fmt.Sprint("m", i), Path: fmt.Sprintf(".claude/agent-memory/m%d.md", i), Store: StoreProject,
-			Name: text(3), Description: text(5), Body: text(20), Tags: []string{words[rng.IntN(len(words))]},
-			Class: "fact", Importance: 1 + rng.IntN(10), Modified: time.Unix(int64(rng.IntN(1e9)), 0).UTC()}
-	}
+	doc := randomDoc(rng, false)
 	docs := make([]Doc, 40)
 	for i := range docs {
 		docs[i] = doc(i)
@@ -172,5 +157,32 @@ func TestWriteFileVerifies(t *testing.T) {
 	}
 	if s := mapped.Sources(); len(s) != 1 || s[0] != stamps[0] {
 		t.Errorf("stamps %v", s)
+	}
+}
+
+// randomDoc returns a maker of generated documents for the randomised
+// tests: doc(i) is document i with fields drawn from a small vocabulary
+// (so terms are shared) and now and then a word of its own; with aliases
+// it has two.
+func randomDoc(rng *rand.Rand, aliases bool) func(i int) Doc {
+	words := []string{"deploy", "vat", "rounding", "cache", "postgres", "friday", "staging", "token", "queue", "invoice", "retry", "timeout", "webhook", "ledger"}
+	text := func(n int) string {
+		var b bytes.Buffer
+		for range n {
+			fmt.Fprintf(&b, "%s ", words[rng.IntN(len(words))])
+		}
+		if rng.IntN(3) == 0 {
+			fmt.Fprintf(&b, "unique%d", rng.IntN(1000))
+		}
+		return b.String()
+	}
+	return func(i int) Doc {
+		d := Doc{Slug: fmt.Sprint("m", i), Path: fmt.Sprintf(".claude/agent-memory/m%d.md", i), Store: StoreProject,
+			Name: text(3), Description: text(5), Body: text(20), Tags: []string{words[rng.IntN(len(words))]},
+			Class: "fact", Importance: 1 + rng.IntN(10), Modified: time.Unix(int64(rng.IntN(1e9)), 0).UTC()}
+		if aliases {
+			d.Aliases = []string{text(4), text(5)}
+		}
+		return d
 	}
 }
