@@ -17,11 +17,9 @@ package messagesapi
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"strings"
-	"sync"
+
+	"github.com/mem-dev/mem/internal/e2e/fakeapi"
 )
 
 // Request is one decoded request body, and the raw bytes it came from.
@@ -138,98 +136,30 @@ type ToolCall struct {
 
 // Script answers one request. n counts the requests the script was called
 // for, from 0.
-type Script func(n int, r Request) Reply
+type Script = fakeapi.Script[Request, Reply]
 
-// Server is a running fake.
-type Server struct {
-	URL string // http://127.0.0.1:PORT, for ANTHROPIC_BASE_URL
-
-	ln     net.Listener
-	srv    *http.Server
-	mu     sync.Mutex
-	script Script
-	reqs   []Request
-	n      int
-	calls  int
-}
+// Server is a running fake; its URL (http://127.0.0.1:PORT) is for
+// ANTHROPIC_BASE_URL.
+type Server = fakeapi.Server[Request, Reply]
 
 // Start listens on a loopback port and answers with script (nil: every
 // request gets "ok").
-func Start(script Script) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("messagesapi: listen: %w", err)
-	}
-	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, script: script}
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
-	go s.srv.Serve(ln)
-	return s, nil
-}
+func Start(script Script) (*Server, error) { return fakeapi.Start(protocol, script) }
 
-// SetScript replaces the script; the request count starts again from 0.
-func (s *Server) SetScript(script Script) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.script, s.n = script, 0
-}
-
-// Requests returns a copy of every request received so far, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
-
-// Reset forgets the requests received so far.
-func (s *Server) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reqs = nil
-}
-
-// Close stops the server.
-func (s *Server) Close() error { return s.srv.Close() }
-
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"input_tokens":100}`)
-		return
-	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
-	default:
-		http.NotFound(w, r)
-		return
-	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	var req Request
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`, http.StatusBadRequest)
-		return
-	}
-	req.Raw = body
-	s.mu.Lock()
-	s.reqs = append(s.reqs, req)
-	script, n := s.script, s.n
-	s.n++
-	s.calls++
-	id := s.calls
-	s.mu.Unlock()
-	reply := Reply{Text: "ok"}
-	if script != nil {
-		reply = script(n, req)
-	}
-	msg := message(id, req.Model, reply)
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(msg)
-		return
-	}
-	stream(w, msg)
+var protocol = fakeapi.Protocol[Request, Reply]{
+	Name:    "messagesapi",
+	Path:    "/v1/messages",
+	Fixed:   map[string]string{"/v1/messages/count_tokens": `{"input_tokens":100}`},
+	BadJSON: `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`,
+	Decode: func(body []byte) (Request, bool, error) {
+		var req Request
+		err := json.Unmarshal(body, &req)
+		req.Raw = body
+		return req, req.Stream, err
+	},
+	Default: Reply{Text: "ok"},
+	Respond: func(id int, r Request, reply Reply) any { return message(id, r.Model, reply) },
+	Events:  func(body any, event func(string, any)) { stream(body.(msgJSON), event) },
 }
 
 type msgJSON struct {
@@ -277,17 +207,7 @@ func message(id int, model string, r Reply) msgJSON {
 }
 
 // stream writes msg as the API's server-sent events.
-func stream(w http.ResponseWriter, msg msgJSON) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	flusher, _ := w.(http.Flusher)
-	event := func(name string, data any) {
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
+func stream(msg msgJSON, event func(name string, data any)) {
 	start := msg
 	start.Content = []blockJSON{}
 	start.StopReason = nil

@@ -32,11 +32,9 @@ package responsesapi
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"strings"
-	"sync"
+
+	"github.com/mem-dev/mem/internal/e2e/fakeapi"
 )
 
 // Request is one decoded request body, and the raw bytes it came from.
@@ -185,75 +183,29 @@ type Call struct {
 
 // Script answers one request. n counts the requests the script was called
 // for, from 0.
-type Script func(n int, r Request) Reply
+type Script = fakeapi.Script[Request, Reply]
 
-// Server is a running fake.
-type Server struct {
-	URL string // http://127.0.0.1:PORT; the provider's base_url is URL+"/v1"
-
-	srv    *http.Server
-	mu     sync.Mutex
-	script Script
-	reqs   []Request
-	calls  int
-}
+// Server is a running fake; its URL is http://127.0.0.1:PORT, and the
+// provider's base_url is URL+"/v1".
+type Server = fakeapi.Server[Request, Reply]
 
 // Start listens on a loopback port and answers with script (nil: every
 // request gets "ok").
-func Start(script Script) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("responsesapi: listen: %w", err)
-	}
-	s := &Server{URL: "http://" + ln.Addr().String(), script: script}
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
-	go s.srv.Serve(ln)
-	return s, nil
-}
+func Start(script Script) (*Server, error) { return fakeapi.Start(protocol, script) }
 
-// Requests returns a copy of every request received so far, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
-
-// Close stops the server.
-func (s *Server) Close() error { return s.srv.Close() }
-
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
-		http.NotFound(w, r)
-		return
-	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	var req Request
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, `{"error":{"type":"invalid_request_error","message":"bad json"}}`, http.StatusBadRequest)
-		return
-	}
-	req.Raw = body
-	s.mu.Lock()
-	s.reqs = append(s.reqs, req)
-	n := s.calls
-	s.calls++
-	script := s.script
-	s.mu.Unlock()
-	reply := Reply{Text: "ok"}
-	if script != nil {
-		reply = script(n, req)
-	}
-	resp := response(n+1, req.Model, reply)
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(resp)
-		return
-	}
-	stream(w, resp)
+var protocol = fakeapi.Protocol[Request, Reply]{
+	Name:    "responsesapi",
+	Path:    "/v1/responses",
+	BadJSON: `{"error":{"type":"invalid_request_error","message":"bad json"}}`,
+	Decode: func(body []byte) (Request, bool, error) {
+		var req Request
+		err := json.Unmarshal(body, &req)
+		req.Raw = body
+		return req, req.Stream, err
+	},
+	Default: Reply{Text: "ok"},
+	Respond: func(id int, r Request, reply Reply) any { return response(id, r.Model, reply) },
+	Events:  func(body any, event func(string, any)) { stream(body.(respJSON), event) },
 }
 
 type respJSON struct {
@@ -319,20 +271,13 @@ func response(id int, model string, r Reply) respJSON {
 			OutputTokens: 10, OutputTokensDetails: map[string]int{"reasoning_tokens": 0}, TotalTokens: 20}}
 }
 
-// stream writes resp as the API's server-sent events.
-func stream(w http.ResponseWriter, resp respJSON) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	flusher, _ := w.(http.Flusher)
+// stream writes resp as the API's server-sent events, numbered.
+func stream(resp respJSON, emit func(name string, data any)) {
 	seq := 0
 	event := func(name string, data map[string]any) {
 		data["type"], data["sequence_number"] = name, seq
 		seq++
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
+		emit(name, data)
 	}
 	start := resp
 	start.Status, start.Output, start.Usage = "in_progress", []itemJSON{}, nil
