@@ -40,6 +40,8 @@ func (r *Repo) findMemory(slug string) (string, error) {
 		return "", err
 	}
 	if rel == "" {
+		// Walk skips links that lead out of the store; say so rather than
+		// "not found" when that is why.
 		if _, err := r.files.ReadFile(slug + ".md"); errors.Is(err, gitstore.ErrEscape) {
 			return "", err
 		}

@@ -59,10 +59,11 @@ func (r *Repo) TryIndex(ctx context.Context) (*search.Index, error) {
 
 // indexLocked is Index for a caller that holds the store's lock.
 func (r *Repo) indexLocked() (*search.Index, error) {
-	if ix, ok := r.indexer().Cached(r.Now()); ok {
+	ix, stale := r.indexer().Check()
+	if ix != nil {
 		return ix, nil
 	}
-	return r.indexer().Refresh(nil)
+	return r.indexer().Refresh(stale) // what the check found is not statted again
 }
 
 // Rebuild parses every file again and rewrites the cache.

@@ -289,7 +289,7 @@ func demotedMemory(l profile.Line, now time.Time, cap int) *mdparse.Memory {
 	if !l.Added.IsZero() {
 		added = "on " + l.Added.Format(profile.DateLayout)
 	}
-	name := firstLine(l.Text, 72)
+	name := deriveName(l.Text)
 	desc := ""
 	if name != l.Text {
 		desc = l.Text
@@ -311,7 +311,7 @@ func demotedMemory(l profile.Line, now time.Time, cap int) *mdparse.Memory {
 // special files' names are never used, since a case-insensitive file system
 // would take profile.md for PROFILE.md.
 func (r *Repo) demotedSlug(files *gitstore.Store, text string, taken map[string]bool) (string, error) {
-	base := mdparse.Slugify(firstLine(text, 72))
+	base := mdparse.Slugify(deriveName(text))
 	if base == "" {
 		base = "profile-line"
 	}

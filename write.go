@@ -193,23 +193,17 @@ const (
 // line when it is short, else its first sentence or clause that reads as a
 // name, else its words up to nameMax followed by "…" so that the cut shows.
 func deriveName(body string) string {
-	return firstLine(body, nameMax)
-}
-
-// firstLine is deriveName with max bytes in place of nameMax.
-func firstLine(s string, max int) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	line, _, _ := strings.Cut(strings.TrimSpace(body), "\n")
 	line = strings.TrimSpace(strings.TrimLeft(line, "#-*> "))
-	if len(line) <= max {
+	if len(line) <= nameMax {
 		return line
 	}
-	slack := max * nameSlack / nameMax
 	// A sentence, then a clause, that ends in reach and is long enough to
 	// name something.
 	for _, ends := range [][]string{{". ", "? ", "! "}, {"; ", ": ", " — ", " – ", " - ", ", ", " ("}} {
 		best := -1
 		for _, e := range ends {
-			if i := strings.Index(line, e); i >= max/3 && i <= slack && (best < 0 || i < best) {
+			if i := strings.Index(line, e); i >= nameMax/3 && i <= nameSlack && (best < 0 || i < best) {
 				best = i
 			}
 		}
@@ -217,7 +211,7 @@ func firstLine(s string, max int) string {
 			return strings.TrimRight(line[:best], " .,;:")
 		}
 	}
-	return text.ClipWords(line, max)
+	return text.ClipWords(line, nameMax)
 }
 
 // Forget marks a memory forgotten: the file stays, list and search skip it.
@@ -293,18 +287,9 @@ func (r *Repo) find(slug string) (string, error) {
 
 // load finds and parses the memory with slug.
 func (r *Repo) load(slug string) (string, *mdparse.Memory, error) {
-	slug = strings.TrimSuffix(slug, ".md")
-	rel, err := r.find(slug)
+	rel, err := r.findMemory(slug)
 	if err != nil {
 		return "", nil, err
-	}
-	if rel == "" {
-		// Walk skips links that lead out of the store; say so rather than
-		// "not found" when that is why.
-		if _, err := r.files.ReadFile(slug + ".md"); errors.Is(err, gitstore.ErrEscape) {
-			return "", nil, err
-		}
-		return "", nil, fmt.Errorf("%w: %s", ErrNotFound, slug)
 	}
 	data, err := r.files.ReadFile(rel)
 	if err != nil {

@@ -34,7 +34,10 @@ type CommitInfo struct {
 }
 
 // Trailer is one "Key: value" line at the end of a commit message.
-type Trailer struct{ Key, Value string }
+type Trailer struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
 
 // Result is what Apply and Undo did.
 type Result struct {

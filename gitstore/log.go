@@ -15,13 +15,13 @@ import (
 
 // Entry is one mem commit.
 type Entry struct {
-	Commit   string // full hash
-	Time     time.Time
-	Author   string // "Name <email>"
-	Action   string // the Mem-Action trailer
-	Slug     string // the Mem-Slug trailer, else parsed from "mem: <action> <slug>"
-	Subject  string
-	Trailers []Trailer // all trailers, Mem-Action first
+	Commit   string    `json:"commit"` // full hash
+	Time     time.Time `json:"time"`
+	Author   string    `json:"author"` // "Name <email>"
+	Action   string    `json:"action"` // the Mem-Action trailer
+	Slug     string    `json:"slug"`   // the Mem-Slug trailer, else parsed from "mem: <action> <slug>"
+	Subject  string    `json:"subject"`
+	Trailers []Trailer `json:"trailers"` // all trailers, Mem-Action first
 }
 
 // Log lists the mem commits reachable from HEAD (those with a Mem-Action

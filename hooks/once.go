@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // Claude Code runs one handler once when the same command is in several
@@ -26,8 +28,8 @@ import (
 //
 // <CacheDir>/once/<event>-<64-bit FNV-1a of the key, hex>: an empty file.
 // A marker older than its window no longer claims anything; markers older
-// than OnceUnique go when a new one is made in a directory that has more
-// than onceMaxFiles.
+// than OnceUnique go when, one new marker in 256 (by its hash), the
+// directory holds more than onceMaxFiles.
 const (
 	// OnceUnique is the window of a key that names one event.
 	OnceUnique = time.Hour
@@ -44,14 +46,19 @@ func Claim(cacheDir, event string, key []byte, window time.Duration) bool {
 	now := time.Now()
 	h := fnv.New64a()
 	h.Write(key)
+	sum := h.Sum(nil)
 	dir := filepath.Join(cacheDir, "once")
-	name := filepath.Join(dir, event+"-"+hex.EncodeToString(h.Sum(nil)))
+	name := filepath.Join(dir, event+"-"+hex.EncodeToString(sum))
 	for range 2 {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		// rawfile: os.OpenFile would start the runtime's network poller
+		// (an epoll instance and an eventfd) on the prompt path.
+		f, err := rawfile.Open(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		switch {
 		case err == nil:
 			f.Close()
-			pruneOnce(dir, now)
+			if sum[0] == 0 { // one claim in 256 reads the directory
+				pruneOnce(dir, now)
+			}
 			return true
 		case errors.Is(err, fs.ErrExist):
 			fi, serr := os.Stat(name)

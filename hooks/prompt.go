@@ -190,14 +190,8 @@ func prompt(in io.Reader, refresh Refresher, now time.Time) (output []byte) {
 		return nil // not in a repository: nothing to remember here
 	}
 	cacheDir := place.CacheDir()
-	if !isDir(place.Store) {
-		return nil // no store: nothing to remember here, and no cache to write
-	}
-	if hin.PromptID != "" && !Claim(cacheDir, "prompt", data, OnceUnique) {
-		return nil // the same prompt's other handler (plugin and settings both) answers it
-	}
 	ctx, results, q, prev, err := answer(place, hin, refresh, now)
-	if errors.Is(err, errNoStore) || errors.Is(err, errLogged) {
+	if errors.Is(err, errNoStore) || errors.Is(err, errLogged) || errors.Is(err, errClaimed) {
 		return nil
 	}
 	if err != nil {
@@ -230,11 +224,17 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 		if !isDir(place.Store) {
 			return "", nil, q, "", errNoStore
 		}
+		if !claimPrompt(place, hin) {
+			return "", nil, q, "", errClaimed
+		}
 		return "", nil, q, "", nil
 	}
 	ix, err := OpenFresh(place, refresh, now)
 	if err != nil {
 		return "", nil, q, "", err
+	}
+	if !claimPrompt(place, hin) {
+		return "", nil, q, "", errClaimed
 	}
 	// The index stays mapped: Prompt is a hook process's whole job, and
 	// unmapping before the exit would only add a TLB shootdown (~4% of the
@@ -251,6 +251,19 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 
 // errNoStore means the repository has no store: nothing to remember here.
 var errNoStore = errors.New("no store in this repository")
+
+// errClaimed means the same prompt's other handler (mem's plugin and the
+// settings' hooks both run) answers it.
+var errClaimed = errors.New("answered by the prompt's other handler")
+
+// claimPrompt claims the prompt for this process once the store is known
+// to be there (so no cache directory is made where there is none). The
+// prompt's id names it: Claude Code gives both handlers the same input.
+// Without an id (before 2.1.196) nothing is claimed, so a prompt typed
+// twice is never swallowed.
+func claimPrompt(place locate.Place, hin PromptInput) bool {
+	return hin.PromptID == "" || Claim(place.CacheDir(), "prompt", []byte(hin.SessionID+"\x00"+hin.PromptID), OnceUnique)
+}
 
 // errLogged means there is nothing to answer and the log says why.
 var errLogged = errors.New("nothing to answer (logged)")

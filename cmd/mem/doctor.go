@@ -83,12 +83,10 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 	var ps []install.Problem
 	// A missing or stale cache is no problem: every command and the hook
 	// rebuild it. One that cannot be built is.
-	if ix, err := r.Index(e.ctx); err != nil {
+	broken, err := r.Broken(e.ctx) // reads the index, building it when it must
+	if err != nil {
 		ps = append(ps, install.Problem{Check: "index", Message: "the search cache cannot be built: " + err.Error(), Fix: "run `mem index` to see it fail"})
-	} else {
-		ix.Close()
 	}
-	broken, _ := r.Broken(e.ctx)
 	for _, b := range broken {
 		ps = append(ps, install.Problem{Check: "memory", Message: b + " (searched as far as it reads)", Fix: "correct the file (mem show and mem edit refuse it until then)"})
 	}

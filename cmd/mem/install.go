@@ -118,8 +118,3 @@ func portable(abs, name string) string {
 	}
 	return abs
 }
-
-func isExecutable(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
-}

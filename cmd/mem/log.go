@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"time"
+
+	"github.com/mem-dev/mem/gitstore"
 )
 
 type logCmd struct {
@@ -20,34 +21,15 @@ func (c logCmd) Run(e *env) error {
 		return err
 	}
 	if c.JSON {
-		out := make([]logEntry, len(entries))
-		for i, en := range entries {
-			out[i] = logEntry{Commit: en.Commit, Time: en.Time, Author: en.Author, Action: en.Action, Slug: en.Slug, Subject: en.Subject, Trailers: []logTrailer{}}
-			for _, t := range en.Trailers {
-				out[i].Trailers = append(out[i].Trailers, logTrailer{t.Key, t.Value})
+		for i := range entries {
+			if entries[i].Trailers == nil {
+				entries[i].Trailers = []gitstore.Trailer{} // [] in JSON, never null
 			}
 		}
-		return printJSON(e, out)
+		return printJSON(e, entries)
 	}
 	for _, en := range entries {
 		fmt.Fprintf(e.stdout, "%.12s %s %-9s %s\n", en.Commit, en.Time.Local().Format("2006-01-02 15:04"), en.Action, en.Slug)
 	}
 	return nil
-}
-
-// logEntry is one commit in log --json, keyed in lower case like every
-// other command's JSON.
-type logEntry struct {
-	Commit   string       `json:"commit"`
-	Time     time.Time    `json:"time"`
-	Author   string       `json:"author"`
-	Action   string       `json:"action"`
-	Slug     string       `json:"slug"`
-	Subject  string       `json:"subject"`
-	Trailers []logTrailer `json:"trailers"`
-}
-
-type logTrailer struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
 }
