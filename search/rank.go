@@ -124,6 +124,22 @@ type termStat struct {
 	qterm
 	entry int
 	idf   float64
+	// post is the term's postings, verified once for the whole search
+	// (withPostings): phrases and contributions both read them.
+	post []byte
+}
+
+// withPostings fills in each term's verified postings and drops a term
+// whose postings are damaged (the index is then marked corrupt).
+func (ix *Index) withPostings(stats []termStat) []termStat {
+	out := stats[:0]
+	for _, st := range stats {
+		var ok bool
+		if st.post, ok = ix.postings(st.entry); ok {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 func (ix *Index) search(q Query, opt Options, p *params) []Result {
@@ -174,7 +190,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if len(stats) == 0 {
 		return nil
 	}
-	stats = capTerms(stats)
+	stats = ix.withPostings(capTerms(stats))
 
 	// Scores accumulate in float32: at 10,000 memories each array a search
 	// writes is pages the hook faults in, and ranking needs no more digits.
@@ -371,12 +387,8 @@ func (ix *Index) accumulate(stats []termStat, phrases []uint8, scores, cov []flo
 // that otherwise: one shared word of a phrase is weak evidence, and a rare
 // one ("actual", "touch") would outweigh the memory the prompt is about.
 func (ix *Index) contributions(st termStat, phrases []uint8, touched []bool, p *params, fn func(doc int, s float64, summary bool)) {
-	post, ok := ix.postings(st.entry)
-	if !ok {
-		return
-	}
 	w := st.weight * st.idf
-	ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+	ix.eachPosting(st.post, func(doc int, tf *[numFields]uint8) {
 		if st.prompt {
 			touched[doc] = true
 		}
@@ -523,11 +535,7 @@ func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 			}
 		}
 		for _, m := range members {
-			post, ok := ix.postings(m.entry)
-			if !ok {
-				continue
-			}
-			ix.eachPosting(post, func(doc int, tf *[numFields]uint8) {
+			ix.eachPosting(m.post, func(doc int, tf *[numFields]uint8) {
 				if a := tf[fieldAliases]; a != 0 {
 					if group[doc] == 0 {
 						reached = append(reached, int32(doc))

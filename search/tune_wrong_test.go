@@ -29,6 +29,7 @@ func explain(ix *Index, q Query, id int, p *params) string {
 			continue
 		}
 		st := termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))}
+		st.post, _ = ix.postings(e)
 		if !t.prompt {
 			st.weight *= p.previous / weightPrevious
 		}
