@@ -409,7 +409,7 @@ func plain(line string) string {
 // clip shortens s to one line of at most n bytes (20 at least), at a word
 // boundary, ellipsis included.
 func clip(s string, n int) string {
-	return text.ClipWords(strings.Join(strings.Fields(s), " "), max(n, 20))
+	return text.ClipWords(squeeze(s), max(n, 20))
 }
 
 // Age says how old a memory is in words a person reads at a glance.

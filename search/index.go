@@ -106,10 +106,7 @@ func (ix *Index) Err() error {
 
 // Close releases a mapped cache file. The index must not be used after.
 func (ix *Index) Close() error {
-	if ix.over != nil && ix.over.release != nil {
-		ix.over.release()
-		ix.over.release = nil
-	}
+	ix.over.close()
 	if ix.release == nil {
 		return nil
 	}

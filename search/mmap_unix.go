@@ -5,6 +5,8 @@ package search
 import (
 	"os"
 	"syscall"
+
+	"github.com/mem-dev/mem/internal/rawfile"
 )
 
 // mapFile maps path read-only. An empty file is returned as nil data. It
@@ -24,7 +26,7 @@ func mapFile(path string) ([]byte, func() error, error) {
 		return nil, nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, nil, &os.PathError{Op: "open", Path: path, Err: errNotRegular}
+		return nil, nil, &os.PathError{Op: "open", Path: path, Err: rawfile.ErrNotRegular}
 	}
 	size := st.Size
 	if size == 0 || size != int64(int(size)) {
