@@ -32,7 +32,19 @@ func TestProgress(t *testing.T) {
 	// Another transcript has its own progress; a damaged file is no progress.
 	other := writeTranscript(t, userLine("else"))
 	if q, _ := LoadProgress(dir, other); q.Offset != 0 {
+		t.Errorf("another transcript's progress before it was captured: %+v", q)
+	}
+	os2 := readSession(t, other)
+	q := Progress{Transcript: other}
+	q.Advance(os2, []string{"c"}, now)
+	if err := q.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := LoadProgress(dir, other); q.Offset != os2.End || strings.Join(q.Written, ",") != "c" {
 		t.Errorf("another transcript's progress: %+v", q)
+	}
+	if got, _ := LoadProgress(dir, path); got.Offset != s.End || strings.Join(got.Written, ",") != "a,b" {
+		t.Errorf("the first transcript's progress after another's was saved: %+v", got)
 	}
 	file, _, _ := progressFile(dir, path)
 	os.WriteFile(file, []byte("{not json"), 0o644)

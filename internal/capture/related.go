@@ -66,7 +66,7 @@ func Related(s *Session, find func(query string, limit int) []Hit, earlier []str
 	fused := map[string]float64{}
 	whole := cutStart(strings.Join(queries, "\n"), relatedQueryBytes)
 	for i, h := range find(whole, 2*limit) {
-		fused[h.Slug] += 1 / float64(60+i+1)
+		fused[h.Slug] += 1 / float64(rrfK+i+1)
 	}
 	best := map[string]float64{}
 	for _, q := range queries {
@@ -76,18 +76,8 @@ func Related(s *Session, find func(query string, limit int) []Hit, earlier []str
 			}
 		}
 	}
-	byLine := make([]string, 0, len(best))
-	for slug := range best {
-		byLine = append(byLine, slug)
-	}
-	slices.SortFunc(byLine, func(a, b string) int {
-		if c := cmp.Compare(best[b], best[a]); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
-	for i, slug := range byLine {
-		fused[slug] += 1 / float64(60+i+1)
+	for i, slug := range byScore(best, nil) {
+		fused[slug] += 1 / float64(rrfK+i+1)
 	}
 	out := make([]string, 0, limit)
 	for _, e := range earlier {
@@ -95,23 +85,33 @@ func Related(s *Session, find func(query string, limit int) []Hit, earlier []str
 			out = append(out, e)
 		}
 	}
-	rest := make([]string, 0, len(fused))
-	for slug := range fused {
-		if !slices.Contains(out, slug) {
-			rest = append(rest, slug)
-		}
-	}
-	slices.SortFunc(rest, func(a, b string) int {
-		if c := cmp.Compare(fused[b], fused[a]); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
-	for _, slug := range rest {
+	for _, slug := range byScore(fused, out) {
 		if len(out) == limit {
 			break
 		}
 		out = append(out, slug)
 	}
+	return out
+}
+
+// rrfK is reciprocal rank fusion's constant: a memory ranked i-th (from 0)
+// in one list adds 1/(rrfK+i+1).
+const rrfK = 60
+
+// byScore lists the slugs of scores but those in skip, best score first,
+// then by slug.
+func byScore(scores map[string]float64, skip []string) []string {
+	out := make([]string, 0, len(scores))
+	for slug := range scores {
+		if !slices.Contains(skip, slug) {
+			out = append(out, slug)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if c := cmp.Compare(scores[b], scores[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 	return out
 }

@@ -29,6 +29,9 @@ func FuzzFrames(f *testing.F) {
 			if line != "" && !json.Valid([]byte(line)) {
 				t.Fatalf("passed on %q", line)
 			}
+			if len(line) > maxFrame {
+				t.Fatalf("passed on a line of %d bytes, over the %d of a frame", len(line), maxFrame)
+			}
 		}
 		for _, line := range strings.Split(strings.TrimSuffix(answers.String(), "\n"), "\n") {
 			var resp struct {
