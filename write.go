@@ -17,7 +17,6 @@ import (
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/layout"
-	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
@@ -322,12 +321,11 @@ func (r *Repo) CommitEdits(ctx context.Context, paths []string) ([]Written, erro
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(r.Place.WorkTree, p)
 		}
-		rel, err := filepath.Rel(r.Place.Store, filepath.Clean(p))
-		if err != nil || !locate.Within(r.Place.Store, filepath.Clean(p)) || rel == "." {
+		rel, err := r.StoreRel(filepath.Clean(p))
+		if err != nil || rel == "." {
 			errs = append(errs, fmt.Errorf("%s is not in the store %s", p, r.Place.Rel(r.Place.Store)))
 			continue
 		}
-		rel = filepath.ToSlash(rel)
 		if path.Ext(rel) != ".md" {
 			errs = append(errs, fmt.Errorf("%s is not a memory file", r.Place.Rel(p)))
 			continue
