@@ -262,11 +262,7 @@ func (s *Session) Digest(maxBytes int) string {
 	}
 	nSeen := len(s.Lines) - len(fresh)
 	if nSeen == 0 {
-		first := -1
-		if firstPrompt >= 0 {
-			first = firstPrompt
-		}
-		return fit(fresh, first, maxBytes)
+		return fit(fresh, firstPrompt, maxBytes)
 	}
 	// Context: the seen lines worth showing, in order, within a quarter of
 	// the budget, the first prompt and arcs before the tail.
@@ -279,11 +275,9 @@ func (s *Session) Digest(maxBytes int) string {
 			want[a.Line-1] = true
 		}
 	}
-	for i := max(0, nSeen-contextTail); i < nSeen; i++ {
-		want[i] = true
-	}
 	budget := maxBytes / contextShare
 	var picked []int
+	shown := map[int]string{} // the picked lines, rendered
 	used := 0
 	// Priority: first prompt, then arc lines, then the tail from its end.
 	order := make([]int, 0, len(want))
@@ -307,6 +301,7 @@ func (s *Session) Digest(maxBytes int) string {
 		}
 		used += len(r) + 1
 		picked = append(picked, i)
+		shown[i] = r
 	}
 	slices.Sort(picked)
 	var b strings.Builder
@@ -316,7 +311,7 @@ func (s *Session) Digest(maxBytes int) string {
 		if i > prev+1 {
 			fmt.Fprintf(&b, "[… %d lines left out]\n", i-prev-1)
 		}
-		b.WriteString(cutEnd(s.render(s.Lines[i], notes), promptCap))
+		b.WriteString(shown[i])
 		b.WriteByte('\n')
 		prev = i
 	}
