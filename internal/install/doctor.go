@@ -154,9 +154,13 @@ func doctorHooks(o Options) ([]Problem, bool) {
 	fix := "run `mem install`"
 	var found []hookLoc
 	plugin := false
-	read := func(p string, mustExist bool) *Problem {
+	exists := true // the project's settings file
+	read := func(p string) *Problem {
 		src, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) && !mustExist {
+		if errors.Is(err, fs.ErrNotExist) {
+			if p == path {
+				exists = false
+			}
 			return nil
 		}
 		if err != nil {
@@ -170,20 +174,16 @@ func doctorHooks(o Options) ([]Problem, bool) {
 		plugin = plugin || pluginEnabled(d)
 		return nil
 	}
-	if _, err := os.Stat(path); err == nil {
-		if p := read(path, true); p != nil {
-			return []Problem{*p}, plugin
-		}
+	if p := read(path); p != nil {
+		return []Problem{*p}, plugin
 	}
 	if user, err := UserSettingsPath(); err == nil {
-		if p := read(user, false); p != nil {
+		if p := read(user); p != nil {
 			return []Problem{*p}, plugin
 		}
 	}
-	if len(found) == 0 && !plugin {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return []Problem{{"hooks", path + " does not exist and no user install or plugin runs mem: Claude Code does not call mem", fix}}, false
-		}
+	if len(found) == 0 && !plugin && !exists {
+		return []Problem{{"hooks", path + " does not exist and no user install or plugin runs mem: Claude Code does not call mem", fix}}, false
 	}
 	var ps []Problem
 	hp := HookPath(o)

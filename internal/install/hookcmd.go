@@ -43,9 +43,6 @@ func HookCommand(kind string) string {
 func hookBinaries(cmd string) []string {
 	var bins []string
 	for _, words := range simpleCommands(cmd) {
-		if len(words) >= 2 && words[0] == "exec" {
-			words = words[1:]
-		}
 		if n := binName(words[0]); n == "mem" || n == "mem-hook" {
 			bins = append(bins, words[0])
 		}
@@ -54,12 +51,16 @@ func hookBinaries(cmd string) []string {
 }
 
 // simpleCommands splits a command line into its simple commands, at ;, &&
-// and || between words: enough to read the commands mem writes and the
+// and || between words, each without a leading exec (mem's form execs the
+// binary it found): enough to read the commands mem writes and the
 // one-binary commands older installs wrote.
 func simpleCommands(cmd string) [][]string {
 	var out [][]string
 	var cur []string
 	flush := func() {
+		if len(cur) >= 2 && cur[0] == "exec" {
+			cur = cur[1:]
+		}
 		if len(cur) > 0 {
 			out = append(out, cur)
 		}

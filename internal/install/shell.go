@@ -83,9 +83,6 @@ func binName(p string) string {
 // …", whatever the directory, so that a binary that moved is recognised.
 func ourKind(cmd string) (string, bool) {
 	for _, w := range simpleCommands(cmd) {
-		if len(w) >= 2 && w[0] == "exec" {
-			w = w[1:]
-		}
 		if kind, ok := oneKind(w); ok {
 			return kind, true
 		}
