@@ -524,6 +524,23 @@ func (v stampView) Files() int { return v.count - v.dirs }
 
 func (v stampView) File(i int) Source { return v.at(v.dirs + i) }
 
+// FilePath is file stamp i's path, in place: a check that looks for a few
+// named files compares paths without decoding every stamp.
+func (v stampView) FilePath(i int) []byte {
+	off := uint64(binary.LittleEndian.Uint32(v.b[8+4*(v.dirs+i):]))
+	if off >= uint64(len(v.b)) {
+		return nil
+	}
+	r := reader{b: v.b[off:], ok: true}
+	r.byte()
+	r.varint()
+	r.varint()
+	if p := r.bytes(); r.ok {
+		return p
+	}
+	return nil
+}
+
 func (v stampView) Dirs() []Source {
 	out := make([]Source, v.dirs)
 	for i := range out {

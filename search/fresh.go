@@ -127,6 +127,7 @@ type Stamps interface {
 	Dirs() []Source
 	Files() int
 	File(i int) Source
+	FilePath(i int) []byte // File(i).Path, without decoding the stamp
 }
 
 // CheckFresh compares stamps with the filesystem. A quick check (full
@@ -153,8 +154,9 @@ func CheckFresh(stamps Stamps, cacheDir string, now time.Time, full bool) Freshn
 	if marked {
 		found := 0
 		for i := range n {
-			if s := stamps.File(i); slices.Contains(named, s.Path) {
-				if s.changed() {
+			p := stamps.FilePath(i)
+			if slices.ContainsFunc(named, func(name string) bool { return string(p) == name }) {
+				if stamps.File(i).changed() {
 					return Stale
 				}
 				found++

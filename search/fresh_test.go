@@ -111,6 +111,7 @@ func newStampList(stamps []Source) stampList {
 	return l
 }
 
-func (l stampList) Dirs() []Source    { return l.dirs }
-func (l stampList) Files() int        { return len(l.files) }
-func (l stampList) File(i int) Source { return l.files[i] }
+func (l stampList) Dirs() []Source        { return l.dirs }
+func (l stampList) Files() int            { return len(l.files) }
+func (l stampList) File(i int) Source     { return l.files[i] }
+func (l stampList) FilePath(i int) []byte { return []byte(l.files[i].Path) }

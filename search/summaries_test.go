@@ -78,5 +78,13 @@ func FuzzSources(f *testing.F) {
 		if got := sourcesValid(b); got != ok {
 			t.Fatalf("sourcesValid %v, decodeSources %v", got, ok)
 		}
+		// A stamp's path read in place is the path it decodes to.
+		if v, ok := stampsOf(b); ok {
+			for i := range v.Files() {
+				if s := v.File(i); s.Size != -2 && string(v.FilePath(i)) != s.Path {
+					t.Fatalf("stamp %d: FilePath %q, File %q", i, v.FilePath(i), s.Path)
+				}
+			}
+		}
 	})
 }
