@@ -37,11 +37,18 @@ func startDetached(r *mem.Repo, args ...string) error {
 // enrichAfterWrite is Repo.AfterWrite for the CLI and the MCP server: it
 // marks the store as having memories to enrich and starts a detached
 // `mem enrich --background`, which returns at once when one is already
-// running (that one picks up the mark). A failure to start is logged to
-// the hook log; the write it follows has succeeded.
+// running (that one picks up the mark). Without a model it starts
+// nothing: a process that can only fail would read the whole store after
+// every write (400 ms of CPU at 500 memories), beside the writer; the
+// daily sweep enriches once a model is there. Failures go to the hook log,
+// a missing model once a day; the write it follows has succeeded.
 func enrichAfterWrite(r *mem.Repo) func() {
 	return func() {
 		if backgroundOff() {
+			return
+		}
+		if _, why := backgroundModel(); why != nil {
+			noModel(r, why)
 			return
 		}
 		err := r.RequestEnrich()
@@ -84,6 +91,14 @@ func backgroundModel() (model.Asker, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// noModel says in the hook log, once a day, that no aliases are written
+// for want of a model.
+func noModel(r *mem.Repo, why error) {
+	if onceADay(r, "enrich-no-model") {
+		hookLog(r, "enrich: no aliases written: "+why.Error())
+	}
 }
 
 // onceADay reports whether the event name last happened more than a day

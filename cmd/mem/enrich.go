@@ -57,9 +57,7 @@ func enrichBackground(r *mem.Repo) error {
 	r.EnrichPending(context.Background(), mem.EnrichOptions{Model: m}, func(err error) {
 		switch {
 		case why != nil:
-			if onceADay(r, "enrich-no-model") {
-				hookLog(r, "enrich: no aliases written: "+why.Error())
-			}
+			noModel(r, why)
 		default:
 			hookLog(r, "enrich: "+err.Error())
 		}
