@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-dev/mem/internal/locate"
 )
@@ -103,7 +103,10 @@ func (f *Facts) CommitExists(ctx context.Context, prefix string) (bool, error) {
 	}
 	if g, ok := f.s.objects().(*goGitObjects); ok {
 		goGitMu.Lock()
-		h, err := g.repo.ResolveRevision(plumbing.Revision(prefix))
+		h, err := g.resolve(prefix)
+		if err == nil {
+			_, err = object.GetCommit(g.st, h)
+		}
 		goGitMu.Unlock()
 		if err == nil && strings.HasPrefix(h.String(), strings.ToLower(prefix)) {
 			return true, nil

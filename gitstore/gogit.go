@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -30,11 +30,14 @@ var goGitMu sync.Mutex
 // does is left to cli: an identity configured beyond what identities reads,
 // a revision ResolveRevision does not know, an index format readIndexEntries
 // does not read.
+//
+// It uses go-git's storage and object packages only, not its repository
+// type: that one brings the transports (ssh, http) and their start-up cost
+// into every command, for a tool that never fetches.
 type goGitObjects struct {
-	s    *Store
-	repo *git.Repository
-	st   *filesystem.Storage
-	cli  cliObjects
+	s   *Store
+	st  *filesystem.Storage
+	cli cliObjects
 }
 
 // again runs f, and once more after reading the repository's packs afresh
@@ -61,17 +64,50 @@ func openGoGit(s *Store) (*goGitObjects, error) {
 	defer goGitMu.Unlock()
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(s.GitDir, osfs.WithBoundOS()), osfs.New(s.CommonDir, osfs.WithBoundOS()))
 	st := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
-	repo, err := git.Open(st, nil)
+	// What git.Open checks: a configuration go-git reads, of a format
+	// version it knows, with no extension but the no-ops (git.Open refuses
+	// every other, objectformat=sha256 and worktreeConfig among them).
+	cfg, err := st.Config()
 	if err != nil {
 		return nil, fmt.Errorf("open repository: %w", err)
 	}
-	return &goGitObjects{s: s, repo: repo, st: st, cli: cliObjects{s}}, nil
+	if v := cfg.Core.RepositoryFormatVersion; v != "" && v != "0" && v != "1" {
+		return nil, fmt.Errorf("open repository: repository format version %s not supported", v)
+	}
+	if cfg.Raw != nil && cfg.Raw.HasSection("extensions") {
+		for _, o := range cfg.Raw.Section("extensions").Options {
+			if k := strings.ToLower(o.Key); k != "noop" && k != "noop-v1" {
+				return nil, fmt.Errorf("open repository: unknown extension: %s", k)
+			}
+		}
+	}
+	return &goGitObjects{s: s, st: st, cli: cliObjects{s}}, nil
+}
+
+// headRef is HEAD resolved to the reference it names.
+func (g *goGitObjects) headRef() (*plumbing.Reference, error) {
+	return storer.ResolveReference(g.st, plumbing.HEAD)
+}
+
+// resolve names the commit rev stands for: a full hash, HEAD, or a
+// reference, whole or as a branch or tag name. What else git reads as a
+// revision is left to the caller's fallback (an error here).
+func (g *goGitObjects) resolve(rev string) (plumbing.Hash, error) {
+	if plumbing.IsHash(rev) {
+		return plumbing.NewHash(rev), nil
+	}
+	for _, name := range []string{rev, "refs/heads/" + rev, "refs/tags/" + rev} {
+		if ref, err := storer.ResolveReference(g.st, plumbing.ReferenceName(name)); err == nil {
+			return ref.Hash(), nil
+		}
+	}
+	return plumbing.ZeroHash, plumbing.ErrReferenceNotFound
 }
 
 func (g *goGitObjects) head(ctx context.Context) (commit, tree string, err error) {
 	goGitMu.Lock()
 	defer goGitMu.Unlock()
-	ref, err := g.repo.Head()
+	ref, err := g.headRef()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return "", "", nil
 	}
@@ -79,7 +115,7 @@ func (g *goGitObjects) head(ctx context.Context) (commit, tree string, err error
 		return "", "", fmt.Errorf("read HEAD: %w", err)
 	}
 	var c *object.Commit
-	if err := g.again(func() (err error) { c, err = g.repo.CommitObject(ref.Hash()); return err }); err != nil {
+	if err := g.again(func() (err error) { c, err = object.GetCommit(g.st, ref.Hash()); return err }); err != nil {
 		return "", "", fmt.Errorf("read HEAD: %w", err)
 	}
 	return c.Hash.String(), c.TreeHash.String(), nil
@@ -117,7 +153,7 @@ func (g *goGitObjects) writeTree(ctx context.Context, base string, entries []ent
 func (g *goGitObjects) updateTree(h plumbing.Hash, absent bool, dir string, byDir map[string][]entry) (plumbing.Hash, bool, error) {
 	var tes []object.TreeEntry
 	if !absent {
-		t, err := g.repo.TreeObject(h)
+		t, err := object.GetTree(g.st, h)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s: %w", dir, err)
 		}
@@ -178,11 +214,11 @@ func (g *goGitObjects) updateTree(h plumbing.Hash, absent bool, dir string, byDi
 	}
 	sort.Slice(tes, func(i, j int) bool { return treeKey(tes[i]) < treeKey(tes[j]) })
 	t := &object.Tree{Entries: tes}
-	obj := g.repo.Storer.NewEncodedObject()
+	obj := g.st.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, false, err
 	}
-	sh, err := g.repo.Storer.SetEncodedObject(obj)
+	sh, err := g.st.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("write tree: %w", err)
 	}
@@ -209,11 +245,11 @@ func (g *goGitObjects) writeCommit(ctx context.Context, tree, parent, msg string
 	if parent != "" {
 		c.ParentHashes = []plumbing.Hash{plumbing.NewHash(parent)}
 	}
-	obj := g.repo.Storer.NewEncodedObject()
+	obj := g.st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
 		return "", err
 	}
-	h, err := g.repo.Storer.SetEncodedObject(obj)
+	h, err := g.st.SetEncodedObject(obj)
 	if err != nil {
 		return "", fmt.Errorf("write commit: %w", err)
 	}
@@ -227,9 +263,9 @@ func (g *goGitObjects) readCommit(ctx context.Context, rev string) (commitObject
 	goGitMu.Lock()
 	var c *object.Commit
 	err := g.again(func() error {
-		h, err := g.repo.ResolveRevision(plumbing.Revision(rev))
+		h, err := g.resolve(rev)
 		if err == nil {
-			c, err = g.repo.CommitObject(*h)
+			c, err = object.GetCommit(g.st, h)
 		}
 		return err
 	})
@@ -259,7 +295,7 @@ func (g *goGitObjects) diffTree(ctx context.Context, from, to string) ([]change,
 		if h == "" {
 			return nil, nil
 		}
-		return g.repo.TreeObject(plumbing.NewHash(h))
+		return object.GetTree(g.st, plumbing.NewHash(h))
 	}
 	var diff object.Changes
 	err := g.again(func() error {
@@ -301,7 +337,7 @@ func (g *goGitObjects) readBlobs(ctx context.Context, hashes []string) ([][]byte
 	blobs := make([][]byte, len(hashes))
 	for i, h := range hashes {
 		var b *object.Blob
-		err := g.again(func() (err error) { b, err = g.repo.BlobObject(plumbing.NewHash(h)); return err })
+		err := g.again(func() (err error) { b, err = object.GetBlob(g.st, plumbing.NewHash(h)); return err })
 		if err != nil {
 			return nil, fmt.Errorf("read blob %s: %w", h, err)
 		}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -47,18 +46,19 @@ func (s *Store) History(rel string, limit int) ([]Revision, error) {
 
 // history is History's walk; the caller holds goGitMu.
 func (g *goGitObjects) history(gitPath string, limit int) ([]Revision, error) {
-	repo := g.repo
-	head, err := repo.Head()
+	head, err := g.headRef()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	iter, err := repo.Log(&git.LogOptions{From: head.Hash(), Order: git.LogOrderCommitterTime, FileName: &gitPath})
+	tip, err := object.GetCommit(g.st, head.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
+	// git log --date-order -- PATH, as go-git's Repository.Log builds it.
+	iter := object.NewCommitPathIterFromIter(func(p string) bool { return p == gitPath }, object.NewCommitIterCTime(tip, nil, nil), false)
 	defer iter.Close()
 	var out []Revision
 	err = iter.ForEach(func(c *object.Commit) error {
