@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -213,12 +214,7 @@ func (g *goGitObjects) updateTree(h plumbing.Hash, absent bool, dir string, byDi
 		set(name, filemode.Dir, sh, empty)
 	}
 	sort.Slice(tes, func(i, j int) bool { return treeKey(tes[i]) < treeKey(tes[j]) })
-	t := &object.Tree{Entries: tes}
-	obj := g.st.NewEncodedObject()
-	if err := t.Encode(obj); err != nil {
-		return plumbing.ZeroHash, false, err
-	}
-	sh, err := g.st.SetEncodedObject(obj)
+	sh, err := g.write(&object.Tree{Entries: tes})
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("write tree: %w", err)
 	}
@@ -245,15 +241,31 @@ func (g *goGitObjects) writeCommit(ctx context.Context, tree, parent, msg string
 	if parent != "" {
 		c.ParentHashes = []plumbing.Hash{plumbing.NewHash(parent)}
 	}
-	obj := g.st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return "", err
-	}
-	h, err := g.st.SetEncodedObject(obj)
+	h, err := g.write(c)
 	if err != nil {
 		return "", fmt.Errorf("write commit: %w", err)
 	}
 	return h.String(), nil
+}
+
+// write encodes o and writes it as a loose object (writeLoose).
+func (g *goGitObjects) write(o interface {
+	Encode(plumbing.EncodedObject) error
+}) (plumbing.Hash, error) {
+	obj := &plumbing.MemoryObject{}
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return writeLoose(filepath.Join(g.s.CommonDir, "objects"), obj.Type(), data)
 }
 
 func (g *goGitObjects) readCommit(ctx context.Context, rev string) (commitObject, error) {
