@@ -189,12 +189,12 @@ func (r *Repo) commitEdit(ctx context.Context, rel, slug string, m *mdparse.Memo
 	if err := m.Set(mdparse.KeyModified, r.Now().UTC().Truncate(time.Second)); err != nil {
 		return Written{}, err
 	}
-	res, err := r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: m.Bytes()}},
-		gitstore.CommitInfo{Action: action, Slug: slug})
+	changes := []gitstore.Change{{Path: rel, Data: m.Bytes()}}
+	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: action, Slug: slug})
 	if err != nil {
 		return Written{}, err
 	}
-	r.refreshLocked()
+	r.refreshWritten(changes)
 	r.afterWrite()
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }

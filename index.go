@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/indexer"
 	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/search"
@@ -100,6 +101,22 @@ func (r *Repo) refreshLocked() {
 	}
 	if ix != nil {
 		ix.Close() // it maps the cache: a long-lived process must not keep each one
+	}
+}
+
+// refreshWritten is refreshLocked after a write of changes alone: only
+// their files are statted and parsed (indexer.Store.RefreshWritten).
+func (r *Repo) refreshWritten(changes []gitstore.Change) {
+	rels := make([]string, len(changes))
+	for i, c := range changes {
+		rels[i] = c.Path
+	}
+	ix, err := r.indexer().RefreshWritten(rels)
+	if err != nil {
+		r.logf("refresh index: %v", err)
+	}
+	if ix != nil {
+		ix.Close()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -103,7 +104,7 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	if err != nil {
 		return Written{}, err
 	}
-	r.refreshLocked()
+	r.refreshWritten(changes)
 	r.afterWrite()
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }
@@ -237,12 +238,12 @@ func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdpar
 	if err := change(m); err != nil {
 		return Written{}, err
 	}
-	res, err := r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: m.Bytes()}},
-		gitstore.CommitInfo{Action: action, Slug: slug, Trailers: trailers})
+	changes := []gitstore.Change{{Path: rel, Data: m.Bytes()}}
+	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: action, Slug: slug, Trailers: trailers})
 	if err != nil {
 		return Written{}, err
 	}
-	r.refreshLocked()
+	r.refreshWritten(changes)
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }
 
@@ -272,6 +273,9 @@ func (r *Repo) find(slug string) (string, error) {
 	if slug == "" || strings.ContainsAny(slug, "/\\") || strings.HasPrefix(slug, ".") {
 		return "", fmt.Errorf("%q is not a memory slug", slug)
 	}
+	if rel, ok := r.findAtTop(slug); ok {
+		return rel, nil
+	}
 	files, err := r.files.Walk()
 	if err != nil {
 		return "", err
@@ -282,6 +286,25 @@ func (r *Repo) find(slug string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// findAtTop answers find without listing the store when it can (at 10,000
+// memories the walk is a fifth of a write's time): a regular file slug.md
+// at the top is the memory, and a store with no subdirectory
+// (gitstore.Store.Flat) holds no other. A symlink is left to the walk.
+func (r *Repo) findAtTop(slug string) (rel string, ok bool) {
+	rel = slug + ".md"
+	if !layout.IsMemory(rel) {
+		return "", false
+	}
+	fi, err := os.Lstat(r.abs(rel))
+	if err == nil {
+		return rel, fi.Mode().IsRegular()
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	return "", r.files.Flat()
 }
 
 // load finds and parses the memory with slug.

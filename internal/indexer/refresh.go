@@ -169,6 +169,12 @@ func (s Store) refresh(marked bool, stale *Stale) (*search.Index, error) {
 			return s.rebuild(path)
 		}
 	}
+	return s.update(path, old, cur, changed, gone)
+}
+
+// update writes the cache old with the files changed parsed afresh and the
+// entries of the files gone (shown paths) removed, and cur as its stamps.
+func (s Store) update(path string, old *search.Index, cur []search.Source, changed []Source, gone []string) (*search.Index, error) {
 	if len(changed) == 0 && len(gone) == 0 {
 		search.ClearStale(s.Place.CacheDir())
 		return search.Open(path) // the caller's own mapping: old is closed on return
@@ -188,6 +194,149 @@ func (s Store) refresh(marked bool, stale *Stale) (*search.Index, error) {
 		return s.rebuild(path)
 	}
 	return s.write(path, ix, cur)
+}
+
+// RefreshWritten brings the cache up to date after the caller wrote or
+// removed the project store's files rels (store-relative), under the
+// store's lock: a writer knows what it changed, so only those files are
+// statted and parsed, not every file (at 10,000 memories the full check is
+// most of a write's time). Every other file keeps the stamp it had, so an
+// edit of one by hand is still seen by the next check. A directory that
+// changed is listed, and when it holds a memory the cache does not know
+// and the caller did not write (or lost one), or the stale marker names
+// agents' edits, it is the full Refresh after all.
+func (s Store) RefreshWritten(rels []string) (*search.Index, error) {
+	path := s.Place.IndexPath()
+	old, err := search.Open(path)
+	if err != nil {
+		return s.rebuild(path)
+	}
+	if _, marked := search.Marked(s.Place.CacheDir()); marked {
+		old.Close()
+		return s.Refresh(nil)
+	}
+	cur := slices.Clone(old.Sources())
+	written := make(map[string]bool, len(rels))
+	for _, rel := range rels {
+		written[s.abs(rel)] = true
+	}
+	at := make(map[string]int, len(cur))
+	for i, st := range cur {
+		at[st.Path] = i
+	}
+	for i, st := range cur {
+		if st.Kind != search.SourceDir {
+			continue
+		}
+		// Stamped before it is listed: a file added after the listing
+		// moves the directory past this stamp, for the next check to see.
+		now := search.Stat(st.Path, search.SourceDir)
+		if now == st {
+			continue
+		}
+		if !s.listingAgrees(st.Path, cur, at, written) {
+			old.Close()
+			return s.Refresh(nil)
+		}
+		cur[i] = now
+	}
+	var changed []Source
+	var gone []string
+	for abs := range written {
+		d, ok := at[filepath.Dir(abs)]
+		if !ok || cur[d].Kind != search.SourceDir {
+			old.Close()
+			return s.Refresh(nil) // a directory the cache never listed
+		}
+		f, ok := s.sourceOf(abs)
+		if !ok {
+			old.Close()
+			return s.Refresh(nil)
+		}
+		i, known := at[abs]
+		switch {
+		case f.Stamp.Size < 0 && known:
+			gone = append(gone, f.Shown)
+			cur[i].Path = "" // dropped below
+		case f.Stamp.Size < 0:
+		case known && cur[i] == f.Stamp:
+		default:
+			if known {
+				cur[i] = f.Stamp
+			} else {
+				cur = append(cur, f.Stamp)
+			}
+			changed = append(changed, f)
+		}
+	}
+	cur = slices.DeleteFunc(cur, func(st search.Source) bool { return st.Path == "" })
+	defer old.Close()
+	return s.update(path, old, cur, changed, gone)
+}
+
+// listingAgrees reports whether the project store's directory dir holds
+// the memories the stamps cur say it holds (at indexes them by path),
+// give or take those written, and no directory they do not know: what
+// gitstore's Walk would list there, as far as a writer's refresh must
+// know. A directory outside the project store, which a write never
+// changes, does not agree.
+func (s Store) listingAgrees(dir string, cur []search.Source, at map[string]int, written map[string]bool) bool {
+	if !locate.Within(s.Place.Store, dir) {
+		return false
+	}
+	// Names alone: a directory of 10,000 memories lists in half the time
+	// of os.ReadDir, and only the few names the stamps do not know need
+	// their type.
+	d, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return false
+	}
+	listed := 0 // files of the stamps found here
+	present := map[string]bool{}
+	for _, name := range names {
+		if name[0] == '.' {
+			continue
+		}
+		abs := filepath.Join(dir, name)
+		if i, known := at[abs]; known {
+			if cur[i].Kind == search.SourceFile {
+				listed++
+			}
+			if written[abs] {
+				present[abs] = true
+			}
+			continue
+		}
+		fi, err := os.Lstat(abs)
+		switch {
+		case err != nil:
+			return false
+		case fi.IsDir():
+			return false // a directory the cache never listed
+		case filepath.Ext(name) != ".md":
+		case !fi.Mode().IsRegular() || !written[abs]:
+			return false
+		}
+	}
+	// The stamps' files here that are not listed are those written away.
+	missing := 0
+	for _, st := range cur {
+		if st.Kind == search.SourceFile && filepath.Dir(st.Path) == dir {
+			missing++
+		}
+	}
+	missing -= listed
+	for abs := range written {
+		if i, known := at[abs]; known && cur[i].Kind == search.SourceFile && filepath.Dir(abs) == dir && !present[abs] {
+			missing--
+		}
+	}
+	return missing == 0
 }
 
 // A refresh writes its changes as a delta beside the cache (search.Delta)

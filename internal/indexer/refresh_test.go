@@ -244,3 +244,139 @@ func TestRefreshDelta(t *testing.T) {
 		}
 	}
 }
+
+// TestRefreshWritten: a writer's refresh parses the files it wrote, and
+// whatever else changed is either folded in (a listing that does not agree
+// sends it to the full refresh) or left for the next check, never lost and
+// never blessed as fresh.
+func TestRefreshWritten(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	tests := []struct {
+		name    string
+		change  func(write, remove func(slug, body string)) // what happens before the refresh
+		written []string                                    // what the writer says it wrote
+		want    []string                                    // after the refresh
+		fresh   bool                                        // whether the cache is fresh after it
+	}{
+		{
+			name:    "a new memory",
+			change:  func(write, _ func(string, string)) { write("d", "body d") },
+			written: []string{"d.md"},
+			want:    []string{"a: body a", "b: body b", "c: body c", "d: body d"},
+			fresh:   true,
+		},
+		{
+			name:    "an edit in place",
+			change:  func(write, _ func(string, string)) { write("b", "edited b") },
+			written: []string{"b.md"},
+			want:    []string{"a: body a", "b: edited b", "c: body c"},
+			fresh:   true,
+		},
+		{
+			name:    "a memory removed",
+			change:  func(_, remove func(string, string)) { remove("c", "") },
+			written: []string{"c.md"},
+			want:    []string{"a: body a", "b: body b"},
+			fresh:   true,
+		},
+		{
+			name: "a hand edit in place beside the write waits for the next check",
+			change: func(write, _ func(string, string)) {
+				write("a", "edited a by hand")
+				write("d", "body d")
+			},
+			written: []string{"d.md"},
+			want:    []string{"a: body a", "b: body b", "c: body c", "d: body d"},
+			fresh:   false,
+		},
+		{
+			name: "a file added by hand beside the write: the full refresh",
+			change: func(write, _ func(string, string)) {
+				write("e", "body e by hand")
+				write("d", "body d")
+			},
+			written: []string{"d.md"},
+			want:    []string{"a: body a", "b: body b", "c: body c", "d: body d", "e: body e by hand"},
+			fresh:   true,
+		},
+		{
+			name: "a file removed by hand beside the write: the full refresh",
+			change: func(write, remove func(string, string)) {
+				remove("a", "")
+				write("d", "body d")
+			},
+			written: []string{"d.md"},
+			want:    []string{"b: body b", "c: body c", "d: body d"},
+			fresh:   true,
+		},
+		{
+			name: "a new directory: the full refresh",
+			change: func(write, _ func(string, string)) {
+				write("sub/f", "body f")
+			},
+			written: []string{"sub/f.md"},
+			want:    []string{"a: body a", "b: body b", "c: body c", "f: body f"},
+			fresh:   true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			store := filepath.Join(root, "store")
+			s := Store{Place: locate.Place{CommonDir: filepath.Join(root, "git"), Store: store}, Files: dirFiles(store), Logf: t.Logf}
+			write := func(slug, body string) {
+				t.Helper()
+				p := filepath.Join(store, filepath.FromSlash(slug)+".md")
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(memory("Note "+slug, body)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			remove := func(slug, _ string) {
+				if err := os.Remove(filepath.Join(store, slug+".md")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, slug := range []string{"a", "b", "c"} {
+				write(slug, "body "+slug)
+			}
+			ix, err := s.Rebuild()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix.Close()
+			tt.change(write, remove)
+			ix, err = s.RefreshWritten(tt.written)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := bodies(t, ix); !slices.Equal(got, tt.want) {
+				t.Errorf("after the refresh %q, want %q", got, tt.want)
+			}
+			ix, stale := s.Check()
+			if ix != nil {
+				ix.Close()
+			}
+			if fresh := ix != nil; fresh != tt.fresh {
+				t.Fatalf("fresh after the refresh = %v, want %v (%+v)", fresh, tt.fresh, stale)
+			}
+			if !tt.fresh {
+				// What the writer's refresh left is found by the next check.
+				ix, err := s.Refresh(stale)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rebuilt, err := s.Rebuild()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := bodies(t, ix), bodies(t, rebuilt); !slices.Equal(got, want) {
+					t.Errorf("after the next check %q, want %q", got, want)
+				}
+			}
+		})
+	}
+}
