@@ -3,6 +3,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -83,25 +84,31 @@ func gitsStartedBefore(workTree string, since time.Time) []int {
 	}
 	// Ticks since boot at since; /proc counts start times in 1/100 s on Linux.
 	sinceTicks := int64((up-time.Since(since).Seconds())*100) + 1
-	des, err := os.ReadDir("/proc")
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
 	if err != nil {
 		return nil
 	}
 	var pids []int
-	for _, de := range des {
-		pid, err := strconv.Atoi(de.Name())
+	var buf [256]byte
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		cmdline, err := os.ReadFile("/proc/" + de.Name() + "/cmdline")
-		if err != nil {
+		// The start of argv, read with bare system calls: this runs for
+		// every process of the machine (hundreds on a desktop) after each
+		// commit, and os.ReadFile costs an allocation, a stat and a
+		// refused poller registration on top.
+		argv0, _, _ := bytes.Cut(readStart("/proc/"+name+"/cmdline", buf[:]), []byte{0})
+		if string(argv0) != "git" && !bytes.HasSuffix(argv0, []byte("/git")) {
 			continue
 		}
-		argv0, _, _ := strings.Cut(string(cmdline), "\x00")
-		if argv0 != "git" && !strings.HasSuffix(argv0, "/git") {
-			continue
-		}
-		cwd, err := os.Readlink("/proc/" + de.Name() + "/cwd")
+		cwd, err := os.Readlink("/proc/" + name + "/cwd")
 		if err != nil || !strings.HasPrefix(cwd+"/", strings.TrimSuffix(workTree, "/")+"/") {
 			continue
 		}
@@ -110,4 +117,19 @@ func gitsStartedBefore(workTree string, since time.Time) []int {
 		}
 	}
 	return pids
+}
+
+// readStart reads the first len(buf) bytes of the file at path into buf,
+// nothing when it cannot.
+func readStart(path string, buf []byte) []byte {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer syscall.Close(fd)
+	n, err := syscall.Read(fd, buf)
+	if err != nil || n < 0 {
+		return nil
+	}
+	return buf[:n]
 }

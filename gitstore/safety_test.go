@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -365,5 +366,49 @@ func TestRemoveStale(t *testing.T) {
 				t.Errorf("the lock was touched: %q, %v", got, err)
 			}
 		})
+	}
+}
+
+// BenchmarkGitsStartedBefore measures the scan of /proc a commit makes
+// after it changed the user's index (settle), on this machine's processes.
+func BenchmarkGitsStartedBefore(b *testing.B) {
+	dir := b.TempDir()
+	for b.Loop() {
+		gitsStartedBefore(dir, time.Now())
+	}
+}
+
+// TestGitsStartedBefore: the scan finds a git process running in the work
+// tree that started before the given time, and neither one that started
+// after it nor one in another directory.
+func TestGitsStartedBefore(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("no /proc here")
+	}
+	repo, _ := newRepo(t)
+	other := t.TempDir()
+	// A git that stays running in repo: its alias runs a shell that sleeps.
+	cmd := exec.Command("git", "-c", "alias.wait=!sleep 5", "wait")
+	cmd.Dir = repo
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	time.Sleep(100 * time.Millisecond) // past the clock tick it started in
+	pid := cmd.Process.Pid
+	tests := []struct {
+		name  string
+		dir   string
+		since time.Time
+		want  bool
+	}{
+		{"in the work tree, started before", repo, time.Now(), true},
+		{"in the work tree, started after", repo, time.Now().Add(-time.Minute), false},
+		{"in another directory", other, time.Now(), false},
+	}
+	for _, tt := range tests {
+		if got := slices.Contains(gitsStartedBefore(tt.dir, tt.since), pid); got != tt.want {
+			t.Errorf("%s: found = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
