@@ -264,7 +264,7 @@ func (r *Repo) Undo(ctx context.Context, ref string) (gitstore.Result, error) {
 
 // Log lists mem's commits, newest first.
 func (r *Repo) Log(ctx context.Context, limit int) ([]gitstore.Entry, error) {
-	return r.files.Log(limit)
+	return r.files.Log(ctx, limit)
 }
 
 // find returns the store-relative path of the memory with slug, or "".

@@ -43,7 +43,7 @@ func ExampleStore_Apply() {
 	}
 	fmt.Println("committed:", res.Committed)
 
-	entries, err := s.Log(10)
+	entries, err := s.Log(context.Background(), 10)
 	if err != nil {
 		log.Fatal(err)
 	}

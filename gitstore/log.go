@@ -31,11 +31,11 @@ type Entry struct {
 // stopped once limit entries are found, so a long history of other commits
 // costs git's tree comparison of one path per commit, not a parse of each.
 // An unborn branch has none; outside git, Log fails.
-func (s *Store) Log(limit int) ([]Entry, error) {
+func (s *Store) Log(ctx context.Context, limit int) ([]Entry, error) {
 	if s.WorkTree == "" {
 		return nil, errors.New("log: the store is not in a git repository")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	head, _, err := s.objects().head(ctx)
 	if err != nil {

@@ -58,7 +58,7 @@ func FuzzParseTrailers(f *testing.F) {
 
 func TestLog(t *testing.T) {
 	repo, s := newRepo(t)
-	if got, err := s.Log(0); err != nil || len(got) != 0 {
+	if got, err := s.Log(context.Background(), 0); err != nil || len(got) != 0 {
 		t.Fatalf("Log of a repository without mem commits: %v, %v", got, err)
 	}
 	apply(t, s, CommitInfo{Action: "store", Slug: "a"}, Change{Path: "a.md", Data: []byte("a\n")})
@@ -68,7 +68,7 @@ func TestLog(t *testing.T) {
 	res := apply(t, s, CommitInfo{Action: "supersede", Slug: "b", Trailers: []Trailer{{"Mem-Confidence", "0.9"}}}, Change{Path: "b.md", Data: []byte("b\n")})
 	apply(t, s, CommitInfo{Action: "store", Subject: "mem: custom words", Trailers: []Trailer{{"Mem-Slug", "c"}}}, Change{Path: "c.md", Data: []byte("c\n")})
 
-	entries, err := s.Log(0)
+	entries, err := s.Log(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestLog(t *testing.T) {
 	if want := []Trailer{{"Mem-Action", "supersede"}, {"Mem-Confidence", "0.9"}}; !reflect.DeepEqual(b.Trailers, want) {
 		t.Errorf("trailers %q", b.Trailers)
 	}
-	if entries, err := s.Log(2); err != nil || len(entries) != 2 {
+	if entries, err := s.Log(context.Background(), 2); err != nil || len(entries) != 2 {
 		t.Errorf("Log(2): %d entries, %v", len(entries), err)
 	}
 
@@ -97,7 +97,7 @@ func TestLog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := s.Log(0); err != nil || len(got) != 0 {
+		if got, err := s.Log(context.Background(), 0); err != nil || len(got) != 0 {
 			t.Errorf("got %v, %v", got, err)
 		}
 	})
@@ -126,7 +126,7 @@ func TestUndo(t *testing.T) {
 	if got, _ := s.ReadFile("a.md"); string(got) != "v1\n" {
 		t.Errorf("after undo a.md = %q", got)
 	}
-	entries, err := s.Log(1)
+	entries, err := s.Log(context.Background(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

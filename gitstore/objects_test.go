@@ -186,7 +186,7 @@ func TestSHA256(t *testing.T) {
 	}
 	info, ch = store("a", "a2\n")
 	second := apply(t, s, info, ch)
-	entries, err := s.Log(0)
+	entries, err := s.Log(context.Background(), 0)
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("Log: %+v, %v", entries, err)
 	}
@@ -235,7 +235,7 @@ func TestObjectsAfterGC(t *testing.T) {
 	if _, ok := s.objects().(*goGitObjects); !ok {
 		t.Fatalf("not go-git: %T", s.objects())
 	}
-	if _, err := s.Log(0); err != nil {
+	if _, err := s.Log(context.Background(), 0); err != nil {
 		t.Fatal(err)
 	}
 	checkClean(t, repo)
