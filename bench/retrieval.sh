@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Retrieval figures through the product's whole path: each store copied into a
 # fresh git repository at .claude/agent-memory, measured with `mem eval`, then
-# enriched from the shared cassette (a real model's recorded answers to
+# enriched from the recorded cassette (a model's recorded answers to
 # `mem enrich`) and measured again. Prints one table; keeps nothing unless KEEP=1.
 #
 #   bash bench/retrieval.sh              # the dev battery and the four real stores
 #   KEEP=1 bash bench/retrieval.sh       # keep the repositories (enriched and not)
 #   CASSETTE=FILE bash bench/retrieval.sh   # answers recorded for this enrich prompt
-#                                        # (default: $SHARED/cassettes/enrich/cassette.jsonl)
+#                                        # (default: internal/enrichtest/testdata/cassette.jsonl)
 #
 # Not a test: the floors live in TestDevBattery, TestUnseenStores and TestLocomo.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_init
-CASSETTE=${CASSETTE:-$SHARED/cassettes/enrich/cassette.jsonl}
+CASSETTE=${CASSETTE:-$ROOT/internal/enrichtest/testdata/cassette.jsonl}
 if [ ! -f "$CASSETTE" ] || [ ! -d "$SHARED/eval/store" ]; then
   echo "bench: skipping: shared data not found at $SHARED (set SHARED=DIR to the folder holding eval/ and cassettes/)"
   exit 0

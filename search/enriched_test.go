@@ -26,15 +26,21 @@ var enriched struct {
 }
 
 // enrichedStore returns a copy of the store at src with the aliases `mem
-// enrich` writes from the cassette ($MEM_ENRICH_CASSETTE, or the shared
-// one), made once per test binary. It skips the test when the shared data,
-// python3 or the cassette's answers for this enrich prompt are missing.
+// enrich` writes from the cassette ($MEM_ENRICH_CASSETTE, or the one
+// recorded in internal/enrichtest), made once per test binary. It skips
+// the test when the shared data, python3 or the cassette's answers for this
+// enrich prompt are missing.
 func enrichedStore(t testing.TB, src string) string {
 	t.Helper()
 	replay := shared.Need(t, "cassettes", "replay")
 	cassette := os.Getenv("MEM_ENRICH_CASSETTE")
 	if cassette == "" {
-		cassette = shared.Need(t, "cassettes", "enrich", "cassette.jsonl")
+		// internal/enrichtest's recording (this package cannot import it).
+		cassette = filepath.Join("..", "internal", "enrichtest", "testdata", "cassette.jsonl")
+	}
+	cassette, err := filepath.Abs(cassette)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("skipping: the cassette replay needs python3")

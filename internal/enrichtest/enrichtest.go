@@ -11,28 +11,37 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mem-dev/mem/internal/enrich"
 	"github.com/mem-dev/mem/internal/modeltest"
-	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// CassetteEnv names a cassette to use in place of the shared one, e.g. one
-// recorded for a changed enrich prompt.
+// CassetteEnv names a cassette to use in place of the recorded one, e.g.
+// one recorded for a changed enrich prompt.
 const CassetteEnv = "MEM_ENRICH_CASSETTE"
 
-// Cassette returns the cassette of enrich answers: $MEM_ENRICH_CASSETTE, or
-// the shared one. It skips the test when there is none.
+// Path is the cassette recorded for this enrich prompt (testdata/README.md
+// says how), relative to this package's directory.
+const Path = "testdata/cassette.jsonl"
+
+// CassettePath returns $MEM_ENRICH_CASSETTE, or the recorded cassette.
+func CassettePath() string {
+	if p := os.Getenv(CassetteEnv); p != "" {
+		return p
+	}
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), Path)
+}
+
+// Cassette returns the cassette of enrich answers (CassettePath).
 func Cassette(tb testing.TB) *modeltest.Cassette {
 	tb.Helper()
-	path := os.Getenv(CassetteEnv)
-	if path == "" {
-		path = shared.Need(tb, "cassettes", "enrich", "cassette.jsonl")
-	}
+	path := CassettePath()
 	c, err := modeltest.LoadCassette(path)
 	if err != nil {
 		tb.Fatal(err)
