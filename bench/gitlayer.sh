@@ -60,6 +60,23 @@ git = res["git add+commit"]["median"]
 for name, r in res.items():
     print("%-18s median %7.1f ms  mean %7.1f ms  %5.2fx git add+commit" % (name, r["median"] * 1e3, r["mean"] * 1e3, r["median"] / git))
 PY
+# The same three in strict alternation (bench/alternate), the next note
+# written untimed before each run, so drift on a shared machine favours none.
+# Each runs under one sh, as git's pair needs one.
+ALTERNATE=$TMP/alternate
+(cd "$ROOT" && go build -o "$ALTERNATE" ./bench/alternate)
+printf '%s -C %s store - < %s >/dev/null\n' "$MEM" "$R" "$TMP/next.md" >"$TMP/mem.sh"
+alt=("mem store=/dev/null=sh $TMP/mem.sh")
+if [ -n "${OLD:-}" ]; then
+  printf '%s -C %s store - < %s >/dev/null\n' "$OLD" "$R" "$TMP/next.md" >"$TMP/old.sh"
+  alt+=("mem store (OLD)=/dev/null=sh $TMP/old.sh")
+fi
+printf 'cd %s && git add f.txt && git commit -qm x\n' "$R" >"$TMP/git.sh"
+alt+=("git add+commit=/dev/null=sh $TMP/git.sh")
+echo "interleaved, $RUNS rounds of each:"
+load
+"$ALTERNATE" -rounds "$RUNS" -warmup "$WARMUP" -prepare "sh $TMP/next.sh" "${alt[@]}"
+load
 if command -v strace >/dev/null; then
   sh "$TMP/next.sh"
   strace -f -qq -e trace=execve -o "$TMP/strace" "$MEM" -C "$R" store - <"$TMP/next.md" >/dev/null

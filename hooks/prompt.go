@@ -144,9 +144,6 @@ func watch[T any](budget time.Duration, work func() T) (T, bool) {
 	}
 }
 
-// MaxInjected is how many memories one prompt may receive.
-const MaxInjected = 3
-
 // contextBudget is roughly how many characters the injected text may take.
 const contextBudget = 1500
 
@@ -245,7 +242,7 @@ func answer(place locate.Place, hin PromptInput, refresh Refresher, now time.Tim
 			q = q.Refine(previous)
 		}
 	}
-	results = ix.Search(q, search.Options{Limit: MaxInjected, Now: now})
+	results = ix.Search(q, search.Options{Limit: search.MaxInjected, Now: now})
 	return Render(results, now), results, q, previous, nil
 }
 

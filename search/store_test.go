@@ -85,7 +85,7 @@ func measure(ix *Index, cases []battCase, p *params) metrics {
 	var topical, h1, h2, quiet, silent, inj, rel int
 	for _, c := range cases {
 		q := ParseQuery(c.Prompt, c.Previous)
-		res := ix.search(q, Options{Limit: 3, Now: now}, p)
+		res := ix.search(q, Options{Limit: MaxInjected, Now: now}, p)
 		if len(c.Expect) > 0 {
 			for i, r := range ix.search(q, Options{Limit: 2, Now: now, All: true}, p) {
 				if slices.Contains(c.Expect, r.Slug) && i < 2 {

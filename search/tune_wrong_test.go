@@ -87,7 +87,7 @@ func TestTuneWrong(t *testing.T) {
 	inj, rel := 0, 0
 	for _, c := range cases {
 		q := ParseQuery(c.Prompt, c.Previous)
-		res := ix.search(q, Options{Limit: 3, Now: now}, &defaults)
+		res := ix.search(q, Options{Limit: MaxInjected, Now: now}, &defaults)
 		firstRight := len(res) > 0 && slices.Contains(c.Expect, res[0].Slug)
 		for i, r := range res {
 			inj++

@@ -4,7 +4,7 @@
 // whichever command was running; alternating spreads it over all of them.
 // It execs directly, so no shell is timed.
 //
-//	alternate [-rounds N] NAME=STDIN=COMMAND [ARGS...] ...
+//	alternate [-rounds N] [-prepare COMMAND] NAME=STDIN=COMMAND [ARGS...] ...
 //
 // Ratios are against the first command. Beside wall time it prints each
 // command's median CPU time (user and system) and, where the platform
@@ -32,6 +32,7 @@ type spec struct {
 func main() {
 	rounds := flag.Int("rounds", 200, "runs of each command")
 	warmup := flag.Int("warmup", 10, "untimed rounds first")
+	prepare := flag.String("prepare", "", "a command run, untimed, before each run (split on spaces, like COMMAND)")
 	flag.Parse()
 	var specs []*spec
 	for _, a := range flag.Args() {
@@ -48,6 +49,13 @@ func main() {
 	}
 	for i := 0; i < *warmup+*rounds; i++ {
 		for _, s := range specs {
+			if *prepare != "" {
+				argv := strings.Fields(*prepare)
+				if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+					fmt.Fprintf(os.Stderr, "alternate: -prepare: %v\n%s", err, out)
+					os.Exit(1)
+				}
+			}
 			d, ps, err := run(s)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "alternate: %s: %v\n", s.name, err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/eval"
+	"github.com/mem-dev/mem/search"
 )
 
 type evalCmd struct {
@@ -41,7 +42,7 @@ func (c evalCmd) Run(e *env) error {
 		return err
 	}
 	defer ix.Close()
-	rep := eval.Run(ix, cases, now, 3)
+	rep := eval.Run(ix, cases, now, search.MaxInjected)
 	if c.JSON {
 		return printJSON(e, rep)
 	}

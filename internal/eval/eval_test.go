@@ -56,7 +56,7 @@ func TestRun(t *testing.T) {
 		{ID: "quiet", Prompt: "ok go ahead", Expect: []string{}},
 		{ID: "noisy", Prompt: "never log phone numbers or emails", Expect: []string{}},
 	}
-	r := Run(ix, cases, now, 3)
+	r := Run(ix, cases, now, search.MaxInjected)
 	if r.Cases != 4 || r.HitAt2 != 0.5 || r.HitAt1 != 0.5 || r.Silence != 0.5 || r.Score != -1+1-1+1 {
 		t.Errorf("report = %+v", r)
 	}
@@ -89,7 +89,7 @@ func TestMissRank(t *testing.T) {
 		{Slug: "release", Name: "Weekly release steps", Description: "Tag, changelog, approval, watch the dashboards", Class: "procedure"},
 		{Slug: "branches", Name: "Branch naming", Description: "initials slash ticket dash slug", Class: "preference"},
 	})
-	r := Run(ix, []Case{{ID: "faint", Prompt: "tag the ticket", Expect: []string{"branches"}}}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
+	r := Run(ix, []Case{{ID: "faint", Prompt: "tag the ticket", Expect: []string{"branches"}}}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), search.MaxInjected)
 	if len(r.Misses) != 1 || r.Misses[0].Rank != 2 || r.Misses[0].Score <= 0 || r.Misses[0].Score >= search.DefaultThreshold {
 		t.Fatalf("misses = %+v, want faint ranked 2nd below the threshold", r.Misses)
 	}
@@ -107,8 +107,8 @@ func TestMissRank(t *testing.T) {
 var (
 	targets = Report{HitAt2: 0.80, Silence: 0.96, Precision: 0.65}
 	floors  = map[bool]Report{
-		false: {HitAt2: 0.70, Silence: 0.97, Precision: 0.52},
-		true:  {HitAt2: 0.78, Silence: 0.96, Precision: 0.54},
+		false: {HitAt2: 0.70, Silence: 0.97, Precision: 0.53},
+		true:  {HitAt2: 0.78, Silence: 0.96, Precision: 0.56},
 	}
 )
 
@@ -142,7 +142,7 @@ func TestDevBattery(t *testing.T) {
 				// Run scores an empty battery 1 on every ratio: the floors would hold.
 				t.Fatalf("%d memories, %d cases: nothing to measure", len(docs), len(cases))
 			}
-			r := Run(search.Build(docs), cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
+			r := Run(search.Build(docs), cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), search.MaxInjected)
 			var buf bytes.Buffer
 			r.WriteText(&buf)
 			t.Log("\n" + buf.String())

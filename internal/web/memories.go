@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -141,10 +140,10 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
 		q := search.ParseQuery(f.Q, "")
 		p.Query = q.String()
 		injected := map[string]bool{}
-		for _, res := range ix.Search(q, search.Options{Limit: hooks.MaxInjected, Now: now}) {
+		for _, res := range ix.Search(q, search.Options{Limit: search.MaxInjected, Now: now}) {
 			injected[res.Path+"#"+res.Slug] = true
 		}
-		limit := hooks.MaxInjected
+		limit := search.MaxInjected
 		if f.Below {
 			limit = 50
 		}
