@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -125,7 +124,8 @@ func (r *Repo) listIndexed(ix *search.Index) (entries []Entry, bad []error, err 
 	if docs == nil && ix.Len() > 0 {
 		return r.list(false) // a damaged record: the files are the truth
 	}
-	indexed := map[string]bool{} // slugs: unique in the store
+	indexed := make(map[string]bool, len(docs)) // slugs: unique in the store
+	entries = make([]Entry, 0, len(docs))
 	for _, d := range docs {
 		if d.Store != search.StoreProject || d.Line > 0 {
 			continue
@@ -156,7 +156,7 @@ func (r *Repo) listIndexed(ix *search.Index) (entries []Entry, bad []error, err 
 			entries = append(entries, e.Entry)
 		}
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Slug < entries[j].Slug })
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Slug, b.Slug) })
 	return entries, bad, nil
 }
 
@@ -217,7 +217,7 @@ func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 			entries = append(entries, e.Entry)
 		}
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Slug < entries[j].Slug })
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Slug, b.Slug) })
 	return entries, bad, nil
 }
 

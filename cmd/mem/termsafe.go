@@ -21,7 +21,10 @@ type termSafe struct {
 }
 
 func (t *termSafe) Write(p []byte) (int, error) {
-	data := append(t.hold, p...)
+	data := p
+	if len(t.hold) > 0 {
+		data = append(t.hold, p...)
+	}
 	keep := len(data)
 	// Hold a rune cut at the end, and a \r whose \n may come next.
 	for i := len(data) - 1; i >= 0 && i >= len(data)-utf8.UTFMax; i-- {

@@ -92,6 +92,10 @@ func ClipClauses(s string, n int) string {
 // breaks (\n, and \r before \n) when multiline is set.
 func Control(s string, multiline bool) (string, bool) {
 	for i := 0; i < len(s); {
+		if c := s[i]; ' ' <= c && c < 0x7f { // printable ASCII: most of any text
+			i++
+			continue
+		}
 		size, bad := controlAt(s, i, multiline)
 		if bad {
 			return s[i : i+size], true
