@@ -53,7 +53,7 @@ func writeColumns(w io.Writer, rows [][3]string) error {
 	var width [2]int
 	for _, r := range rows {
 		for c, cell := range r {
-			if strings.ContainsAny(cell, "\t\v\n\f\xff") {
+			if breaksColumns(cell) {
 				return tabwrite(out, rows)
 			}
 			if c < 2 {
@@ -71,6 +71,19 @@ func writeColumns(w io.Writer, rows [][3]string) error {
 		out.WriteByte('\n')
 	}
 	return out.Flush()
+}
+
+// breaksColumns reports whether cell holds a byte that text/tabwriter
+// treats as a cell or line break or as its escape (0xff), which the plain
+// padding cannot lay out.
+func breaksColumns(cell string) bool {
+	for i := 0; i < len(cell); i++ {
+		switch cell[i] {
+		case '\t', '\v', '\n', '\f', 0xff:
+			return true
+		}
+	}
+	return false
 }
 
 // tabwrite is writeColumns through text/tabwriter.
