@@ -25,23 +25,16 @@ import (
 // one recorded for a changed enrich prompt.
 const CassetteEnv = "MEM_ENRICH_CASSETTE"
 
-// Path is the cassette recorded for this enrich prompt (testdata/README.md
-// says how), relative to this package's directory.
-const Path = "testdata/cassette.jsonl"
-
-// CassettePath returns $MEM_ENRICH_CASSETTE, or the recorded cassette.
-func CassettePath() string {
-	if p := os.Getenv(CassetteEnv); p != "" {
-		return p
-	}
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), Path)
-}
-
-// Cassette returns the cassette of enrich answers (CassettePath).
+// Cassette returns the cassette of enrich answers: $MEM_ENRICH_CASSETTE,
+// or the one recorded for this enrich prompt in this package's
+// testdata/cassette.jsonl (its README says how).
 func Cassette(tb testing.TB) *modeltest.Cassette {
 	tb.Helper()
-	path := CassettePath()
+	path := os.Getenv(CassetteEnv)
+	if path == "" {
+		_, file, _, _ := runtime.Caller(0)
+		path = filepath.Join(filepath.Dir(file), "testdata", "cassette.jsonl")
+	}
 	c, err := modeltest.LoadCassette(path)
 	if err != nil {
 		tb.Fatal(err)
