@@ -102,6 +102,7 @@ var sweeps = []sweep{
 	{"relative=0.8", func(p *params) { p.relative = 0.8 }},
 	{"cover=0", func(p *params) { p.cover = 0 }},
 	{"cover=0.2", func(p *params) { p.cover = 0.2 }},
+	{"closeCall=0", func(p *params) { p.closeCall = 0 }},
 }
 
 // calibrate finds the threshold that maximises the signed score.

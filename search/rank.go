@@ -54,6 +54,7 @@ type params struct {
 	superseded float64 // multiplier for superseded memories
 	relative   float64 // results after the first must reach this share of its score
 	relative3  float64 // results after the second must reach this share of the first's score
+	closeCall  float64 // a second within this share of the first goes first when it is the more important
 	previous   float64 // query weight of terms from the previous turn
 	expand     float64 // query weight of thesaurus expansions, relative to the term expanded
 	join       float64 // query weight of two prompt words joined into one the store has
@@ -78,6 +79,7 @@ var defaults = params{
 	superseded: 0.5,
 	relative:   0.7,
 	relative3:  0.9,
+	closeCall:  0.9,
 	previous:   weightPrevious,
 	expand:     0.7,
 	join:       0.7,
@@ -265,16 +267,24 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if !opt.All && top[0].score < threshold {
 		return nil
 	}
+	// Two memories within a close call of each other: the search cannot
+	// tell which the prompt means, and the one its writer rated the more
+	// important goes first. What is shown is cut from the best score still.
+	bestScore := top[0].score
+	if len(top) > 1 && p.closeCall > 0 && top[1].score >= p.closeCall*top[0].score &&
+		ix.norm(top[1].doc).importance > ix.norm(top[0].doc).importance {
+		top[0], top[1] = top[1], top[0]
+	}
 	var out []Result
 	hl := newHighlighter(stats)
 	for _, s := range top {
 		if len(out) >= limit {
 			break
 		}
-		if !opt.All && len(out) > 0 && s.score < p.relative*top[0].score {
+		if !opt.All && len(out) > 0 && s.score < p.relative*bestScore {
 			break
 		}
-		if !opt.All && len(out) > 1 && s.score < p.relative3*top[0].score {
+		if !opt.All && len(out) > 1 && s.score < p.relative3*bestScore {
 			break
 		}
 		d, ok := ix.doc(s.doc)

@@ -793,3 +793,49 @@ func TestUpdateCorrupt(t *testing.T) {
 		t.Errorf("Update of a corrupt cache: %v, want ErrCorrupt", err)
 	}
 }
+
+// TestCloseCall: of two memories within a tenth of each other, the one
+// rated the more important comes first; a wider gap, or a less important
+// second, leaves the order as scored. What is shown and when stays the same.
+func TestCloseCall(t *testing.T) {
+	mk := func(slug, description string, importance int) Doc {
+		d := doc(slug, "friday deploy window", description, "rule", "Check the calendar first.")
+		d.Importance = importance
+		return d
+	}
+	const more, less = "what to know before a deploy on a friday", "what to know before a release on a friday"
+	tests := []struct {
+		name       string
+		docs       []Doc
+		want       string // first with close calls settled
+		wantScored string // first as scored
+	}{
+		{"the more important second goes first", []Doc{mk("window", more, 5), mk("freeze", less, 6)}, "freeze", "window"},
+		{"a less important second stays second", []Doc{mk("window", more, 6), mk("freeze", less, 5)}, "window", "window"},
+		{"a wider gap keeps the order", []Doc{mk("window", more, 5), func() Doc {
+			d := doc("freeze", "holiday freeze", "no friday changes before the holidays", "rule", "Sign-off first.")
+			d.Importance = 9
+			return d
+		}()}, "window", "window"},
+	}
+	q := ParseQuery("anything to know before a friday deploy window?", "")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := Build(tt.docs)
+			scoredOnly := defaults
+			scoredOnly.closeCall = 0
+			scored := ix.search(q, Options{Now: fixtureNow, All: true}, &scoredOnly)
+			got := ix.search(q, Options{Now: fixtureNow, All: true}, &defaults)
+			if len(scored) != 2 || len(got) != 2 {
+				t.Fatalf("want two results, got %v and %v", scored, got)
+			}
+			t.Logf("scored: %s %.3f, %s %.3f", scored[0].Slug, scored[0].Score, scored[1].Slug, scored[1].Score)
+			if scored[0].Slug != tt.wantScored {
+				t.Fatalf("as scored, first = %s, want %s: the fixture no longer sets up the case", scored[0].Slug, tt.wantScored)
+			}
+			if got[0].Slug != tt.want {
+				t.Errorf("first = %s, want %s", got[0].Slug, tt.want)
+			}
+		})
+	}
+}
