@@ -156,8 +156,13 @@ func (r *Repo) listIndexed(ix *search.Index) (entries []Entry, bad []error, err 
 			entries = append(entries, e.Entry)
 		}
 	}
-	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Slug, b.Slug) })
+	sortBySlug(entries)
 	return entries, bad, nil
+}
+
+// sortBySlug orders a listing as mem list prints it.
+func sortBySlug(entries []Entry) {
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Slug, b.Slug) })
 }
 
 // listed is a memory file as list reads it.
@@ -217,7 +222,7 @@ func (r *Repo) list(forgotten bool) (entries []Entry, bad []error, err error) {
 			entries = append(entries, e.Entry)
 		}
 	}
-	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Slug, b.Slug) })
+	sortBySlug(entries)
 	return entries, bad, nil
 }
 

@@ -63,8 +63,7 @@ PY
 # The same three in strict alternation (bench/alternate), the next note
 # written untimed before each run, so drift on a shared machine favours none.
 # Each runs under one sh, as git's pair needs one.
-ALTERNATE=$TMP/alternate
-(cd "$ROOT" && go build -o "$ALTERNATE" ./bench/alternate)
+build_alternate
 printf '%s -C %s store - < %s >/dev/null\n' "$MEM" "$R" "$TMP/next.md" >"$TMP/mem.sh"
 alt=("mem store=/dev/null=sh $TMP/mem.sh")
 if [ -n "${OLD:-}" ]; then

@@ -33,8 +33,7 @@ load
 echo "hyperfine $(hyperfine --version | cut -d' ' -f2), sqlite3 $(sqlite3 --version | cut -d' ' -f1), $("$PY" --version) at $PY"
 echo "transcript_path: ${TRANSCRIPT:-(none)}"
 build_bins
-ALTERNATE=$TMP/alternate
-(cd "$ROOT" && go build -o "$ALTERNATE" ./bench/alternate)
+build_alternate
 
 # The prompts: one that finds something, one conversational turn that must
 # stay silent, and one long multi-clause prompt with a URL, a pasted log,

@@ -27,8 +27,7 @@ BASE=${BASE:-}
 log "setup"
 load
 build_bins
-ALTERNATE=$TMP/alternate
-(cd "$ROOT" && go build -o "$ALTERNATE" ./bench/alternate)
+build_alternate
 R=$TMP/repo-$N
 make_repo "$N" "$R"
 OLDMEM="" OLDHOOK=""

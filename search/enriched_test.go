@@ -26,19 +26,14 @@ var enriched struct {
 }
 
 // enrichedStore returns a copy of the store at src with the aliases `mem
-// enrich` writes from the cassette ($MEM_ENRICH_CASSETTE, or the one
-// recorded in internal/enrichtest), made once per test binary. It skips
+// enrich` writes from the cassette (shared.EnrichCassette), made once per
+// test binary. It skips
 // the test when the shared data, python3 or the cassette's answers for this
 // enrich prompt are missing.
 func enrichedStore(t testing.TB, src string) string {
 	t.Helper()
 	replay := shared.Need(t, "cassettes", "replay")
-	cassette := os.Getenv("MEM_ENRICH_CASSETTE")
-	if cassette == "" {
-		// internal/enrichtest's recording (this package cannot import it).
-		cassette = filepath.Join("..", "internal", "enrichtest", "testdata", "cassette.jsonl")
-	}
-	cassette, err := filepath.Abs(cassette)
+	cassette, err := shared.EnrichCassette()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +89,7 @@ func enrichedStore(t testing.TB, src string) string {
 	out, err := run(enriched.mem, []string{"MEM_MODEL_CMD=" + replay, "MEM_CASSETTE=" + cassette}, "enrich")
 	if err != nil {
 		if strings.Contains(out, "replay: the cassette holds no answer") {
-			t.Skip("skipping the enriched rows: the cassette was recorded for another enrich prompt (set MEM_ENRICH_CASSETTE to a recording of this one)")
+			t.Skip("skipping the enriched rows: the cassette was recorded for another enrich prompt (set " + shared.EnrichCassetteEnv + " to a recording of this one)")
 		}
 		t.Fatalf("mem enrich: %v\n%s", err, out)
 	}

@@ -836,6 +836,20 @@ func TestCloseCall(t *testing.T) {
 			if got[0].Slug != tt.want {
 				t.Errorf("first = %s, want %s", got[0].Slug, tt.want)
 			}
+			// A threshold between the two scores: settling the close call
+			// must not decide whether anything is shown.
+			between := (scored[0].Score + scored[1].Score) / 2
+			shown := func(p *params) []string {
+				var slugs []string
+				for _, r := range ix.search(q, Options{Now: fixtureNow, Threshold: between}, p) {
+					slugs = append(slugs, r.Slug)
+				}
+				slices.Sort(slugs)
+				return slugs
+			}
+			if a, b := shown(&scoredOnly), shown(&defaults); !slices.Equal(a, b) {
+				t.Errorf("shown %v with close calls settled, %v as scored: only the order may change", b, a)
+			}
 		})
 	}
 }

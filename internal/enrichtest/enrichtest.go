@@ -11,29 +11,22 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mem-dev/mem/internal/enrich"
 	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// CassetteEnv names a cassette to use in place of the recorded one, e.g.
-// one recorded for a changed enrich prompt.
-const CassetteEnv = "MEM_ENRICH_CASSETTE"
-
-// Cassette returns the cassette of enrich answers: $MEM_ENRICH_CASSETTE,
-// or the one recorded for this enrich prompt in this package's
-// testdata/cassette.jsonl (its README says how).
+// Cassette returns the cassette of enrich answers (shared.EnrichCassette).
 func Cassette(tb testing.TB) *modeltest.Cassette {
 	tb.Helper()
-	path := os.Getenv(CassetteEnv)
-	if path == "" {
-		_, file, _, _ := runtime.Caller(0)
-		path = filepath.Join(filepath.Dir(file), "testdata", "cassette.jsonl")
+	path, err := shared.EnrichCassette()
+	if err != nil {
+		tb.Fatal(err)
 	}
 	c, err := modeltest.LoadCassette(path)
 	if err != nil {
@@ -82,7 +75,7 @@ func Enrich(tb testing.TB, c *modeltest.Cassette, dir string) {
 	for _, b := range enrich.Plan(all, todo) {
 		res, err := enrich.Ask(context.Background(), c, b)
 		if errors.Is(err, modeltest.ErrNotRecorded) {
-			tb.Skipf("skipping: the cassette was recorded for another enrich prompt (set %s to a recording of this one)", CassetteEnv)
+			tb.Skipf("skipping: the cassette was recorded for another enrich prompt (set %s to a recording of this one)", shared.EnrichCassetteEnv)
 		}
 		if err != nil {
 			tb.Fatal(err)

@@ -13,20 +13,37 @@ import (
 )
 
 // Path is elem under the shared data directory, which sits beside the
-// module root (the first directory above the working directory, a test's
-// package directory, that holds go.mod).
+// module root.
 func Path(elem ...string) string {
+	return filepath.Join(append([]string{moduleRoot(), "..", "shared"}, elem...)...)
+}
+
+// moduleRoot is the first directory above the working directory (a test's
+// package directory) that holds go.mod.
+func moduleRoot() string {
 	dir, _ := os.Getwd()
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			dir = d
-			break
+			return d
 		}
 		if filepath.Dir(d) == d {
-			break
+			return dir
 		}
 	}
-	return filepath.Join(append([]string{dir, "..", "shared"}, elem...)...)
+}
+
+// EnrichCassetteEnv names a cassette of enrich answers to use in place of
+// the recorded one, e.g. one recorded for a changed enrich prompt.
+const EnrichCassetteEnv = "MEM_ENRICH_CASSETTE"
+
+// EnrichCassette is the absolute path of the cassette of enrich answers:
+// $MEM_ENRICH_CASSETTE, or the one recorded for this enrich prompt in
+// internal/enrichtest/testdata (its README says how).
+func EnrichCassette() (string, error) {
+	if p := os.Getenv(EnrichCassetteEnv); p != "" {
+		return filepath.Abs(p)
+	}
+	return filepath.Join(moduleRoot(), "internal", "enrichtest", "testdata", "cassette.jsonl"), nil
 }
 
 // Need returns Path(elem...), or skips the test when it is not there.
