@@ -190,11 +190,10 @@ func (r *Repo) commitEdit(ctx context.Context, rel, slug string, m *mdparse.Memo
 		return Written{}, err
 	}
 	changes := []gitstore.Change{{Path: rel, Data: m.Bytes()}}
-	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: action, Slug: slug})
+	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: action, Slug: slug, Meanwhile: r.refreshWritten(changes)})
 	if err != nil {
 		return Written{}, err
 	}
-	r.refreshWritten(changes)
 	r.afterWrite()
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }

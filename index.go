@@ -104,19 +104,22 @@ func (r *Repo) refreshLocked() {
 	}
 }
 
-// refreshWritten is refreshLocked after a write of changes alone: only
-// their files are statted and parsed (indexer.Store.RefreshWritten).
-func (r *Repo) refreshWritten(changes []gitstore.Change) {
+// refreshWritten is refreshLocked after a write of changes alone, as the
+// write's CommitInfo.Meanwhile: only their files are statted and parsed
+// (indexer.Store.RefreshWritten), while git commits them.
+func (r *Repo) refreshWritten(changes []gitstore.Change) func() {
 	rels := make([]string, len(changes))
 	for i, c := range changes {
 		rels[i] = c.Path
 	}
-	ix, err := r.indexer().RefreshWritten(rels)
-	if err != nil {
-		r.logf("refresh index: %v", err)
-	}
-	if ix != nil {
-		ix.Close()
+	return func() {
+		ix, err := r.indexer().RefreshWritten(rels)
+		if err != nil {
+			r.logf("refresh index: %v", err)
+		}
+		if ix != nil {
+			ix.Close()
+		}
 	}
 }
 

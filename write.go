@@ -100,11 +100,10 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		changes = append(changes, gitstore.Change{Path: old, Data: oldMem.Bytes()})
 		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Supersedes", Value: n.Supersedes})
 	}
-	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: n.Action, Slug: slug, Trailers: trailers})
+	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: n.Action, Slug: slug, Trailers: trailers, Meanwhile: r.refreshWritten(changes)})
 	if err != nil {
 		return Written{}, err
 	}
-	r.refreshWritten(changes)
 	r.afterWrite()
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }
@@ -239,11 +238,10 @@ func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdpar
 		return Written{}, err
 	}
 	changes := []gitstore.Change{{Path: rel, Data: m.Bytes()}}
-	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: action, Slug: slug, Trailers: trailers})
+	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: action, Slug: slug, Trailers: trailers, Meanwhile: r.refreshWritten(changes)})
 	if err != nil {
 		return Written{}, err
 	}
-	r.refreshWritten(changes)
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }
 

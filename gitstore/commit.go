@@ -31,6 +31,13 @@ type CommitInfo struct {
 	Subject  string    // default "mem: <action> <slug>"; put on one line
 	Body     string    // optional paragraph(s) between subject and trailers
 	Trailers []Trailer // appended after "Mem-Action: <action>", each value put on one line
+
+	// Meanwhile, when set, runs once the files are on disk, beside their
+	// commit, which mostly waits on git processes; Apply returns after
+	// both. It is not called when the files could not be written. mem
+	// refreshes its search cache there: that needs the files, not the
+	// commit.
+	Meanwhile func()
 }
 
 // Trailer is one "Key: value" line at the end of a commit message.
@@ -164,6 +171,14 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 			}
 			return Result{}, fmt.Errorf("apply: %w", err)
 		}
+	}
+	if info.Meanwhile != nil {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			info.Meanwhile()
+		}()
+		defer func() { <-done }()
 	}
 	if s.WorkTree == "" {
 		return Result{Skipped: SkipNoRepo}, nil

@@ -139,6 +139,35 @@ func TestApplyCheck(t *testing.T) {
 	}
 }
 
+// Meanwhile runs once per Apply that wrote its files, with the files on
+// disk, and Apply returns only after it has: mem's search cache, refreshed
+// there, is never behind a write that returned.
+func TestApplyMeanwhile(t *testing.T) {
+	repo, s := newRepo(t)
+	var calls int
+	var sawFile, returned bool
+	info := CommitInfo{Action: "store", Slug: "a", Meanwhile: func() {
+		calls++
+		sawFile = read(t, filepath.Join(s.Root, "a.md")) == "a\n"
+		time.Sleep(50 * time.Millisecond) // longer than git takes to commit here
+		returned = true
+	}}
+	res := apply(t, s, info, Change{Path: "a.md", Data: []byte("a\n")})
+	if !res.Committed || calls != 1 || !sawFile || !returned {
+		t.Errorf("Apply = %+v; Meanwhile called %d times, saw the file %v, had returned %v; want committed, 1, true, true", res, calls, sawFile, returned)
+	}
+	if got := run(t, repo, "show", "--name-only", "--format=", "HEAD"); got != ".claude/agent-memory/a.md" {
+		t.Errorf("commit touches %q", got)
+	}
+
+	// Nothing written, nothing to refresh: a refused write does not call it.
+	calls = 0
+	s.Check = func(string, []byte) error { return errors.New("refused") }
+	if _, err := s.Apply(context.Background(), []Change{{Path: "b.md", Data: []byte("b\n")}}, info); err == nil || calls != 0 {
+		t.Errorf("refused Apply: error %v, Meanwhile called %d times; want an error and 0", err, calls)
+	}
+}
+
 func firstLine(s string) string { line, _, _ := strings.Cut(s, "\n"); return line }
 
 // The user's staged work stays staged and out of the commit; unstaged edits
