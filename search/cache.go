@@ -228,7 +228,7 @@ func (ix *Index) WriteFile(path string, sources []Source) error {
 		sums[i] = binary.LittleEndian.Uint32(ix.data[16+i*secEntrySize+16:])
 	}
 	sums[secSources] = checksum(secs[secSources])
-	return atomicfile.WriteParts(path, 0o600, frame(secs, sums)...)
+	return atomicfile.WritePartsUnsynced(path, 0o600, frame(secs, sums)...)
 }
 
 // Size is the length of the cache file, its delta left out.

@@ -308,7 +308,7 @@ func (d *Delta) WriteFile(path string, sources []Source) error {
 	for i, s := range secs {
 		sums[i] = checksum(s)
 	}
-	return atomicfile.WriteParts(DeltaPath(path), 0o600, frameOf(deltaMagic, secs[:], sums[:])...)
+	return atomicfile.WritePartsUnsynced(DeltaPath(path), 0o600, frameOf(deltaMagic, secs[:], sums[:])...)
 }
 
 // errNotInPlace means the change is not one a delta can hold: ids move.

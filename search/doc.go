@@ -111,8 +111,9 @@
 // # Cache format
 //
 // A cache file is little-endian, written atomically (internal/atomicfile:
-// temporary file, fsync, rename) and read in place (mapped where the
-// platform allows):
+// temporary file, rename; not synced, as it is derived: a file a crash
+// left torn or empty fails its checksums and is rebuilt) and read in place
+// (mapped where the platform allows):
 //
 //	header   magic "memindex" [8], version u32, section count u32 (7),
 //	         7 × {offset u64, length u64, checksum u32, reserved u32},

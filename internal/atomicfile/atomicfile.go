@@ -3,10 +3,12 @@
 // directory (".NAME.tmp*"), which is given its mode and renamed over the
 // target. Write also syncs the file before the rename and the directory
 // after it, so that a crash too leaves the old content or the new; mem's
-// caches and state files are written that way. WriteUnsynced skips the
-// syncs, for state that is rewritten often and cheap to lose (the gate's
-// count of a session): after a crash it may hold the old content, the new,
-// or nothing.
+// state files are written that way. The unsynced writes skip the syncs,
+// for what is rewritten often and cheap to lose: the gate's count of a
+// session, and the search cache, which is derived from the memory files
+// and whose checksums catch a file a crash left torn (it is then rebuilt).
+// After a crash such a file may hold the old content, the new, or nothing,
+// as git's own index and objects may with git's default settings.
 package atomicfile
 
 import (
@@ -22,10 +24,10 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	return write(path, [][]byte{data}, perm, true)
 }
 
-// WriteParts replaces path as Write does with the concatenation of parts,
-// without first joining them in memory.
-func WriteParts(path string, perm fs.FileMode, parts ...[]byte) error {
-	return write(path, parts, perm, true)
+// WritePartsUnsynced replaces path as WriteUnsynced does with the
+// concatenation of parts, without first joining them in memory.
+func WritePartsUnsynced(path string, perm fs.FileMode, parts ...[]byte) error {
+	return write(path, parts, perm, false)
 }
 
 // WriteUnsynced replaces path with data as Write does, without syncing.
