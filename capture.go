@@ -10,9 +10,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/capture"
-	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/model"
-	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -194,16 +192,16 @@ func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capt
 			skip(p, "%v", err)
 			continue
 		}
-		slug := mdparse.Slugify(n.Name)
+		slug := slugFor(n.Name)
 		if p.Updates != "" {
 			// The corrected memory supersedes the one it updates; it may not
 			// take its slug, so a same-named update is numbered.
-			for i := 2; slug == p.Updates || taken[slug] || r.exists(slug); i++ {
-				slug = fmt.Sprintf("%s-%d", mdparse.Slugify(n.Name), i)
+			for i, base := 2, slug; slug == p.Updates || taken[slug] || r.exists(slug); i++ {
+				slug = fmt.Sprintf("%s-%d", base, i)
 			}
 		}
 		rel := slug + ".md"
-		if layout.Reserved(rel) || taken[slug] {
+		if taken[slug] {
 			skip(p, "%s is taken", rel)
 			continue
 		}
@@ -217,23 +215,15 @@ func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capt
 				skip(p, "%s %s; not updated", p.Updates, ReasonChanged)
 				continue
 			}
-			old, oldMem, err := r.load(p.Updates)
+			c, t, err := r.markSuperseded(p.Updates, slug)
 			if err != nil {
-				skip(p, "the memory it updates, %s, is gone: %v", p.Updates, err)
+				skip(p, "the memory it updates, %s, could not be marked superseded: %v", p.Updates, err)
 				continue
 			}
-			if err := oldMem.Set(mdparse.KeySupersededBy, slug); err != nil {
-				skip(p, "%v", err)
-				continue
-			}
-			extra = append(extra, gitstore.Change{Path: old, Data: oldMem.Bytes()})
-			trailers = append(trailers, gitstore.Trailer{Key: "Mem-Supersedes", Value: p.Updates})
+			extra = append(extra, c)
+			trailers = append(trailers, t)
 		}
-		m := mdparse.New(mdparse.Fields{
-			Name: n.Name, Description: n.Description, Class: n.Class, Importance: n.Importance,
-			Modified: now, Tags: n.Tags,
-		}, n.Body)
-		changes = append(changes, gitstore.Change{Path: rel, Data: m.Bytes()})
+		changes = append(changes, n.file(rel, now))
 		changes = append(changes, extra...)
 		taken[slug] = true
 		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: slug})

@@ -3,6 +3,7 @@ package mem_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,6 +144,31 @@ func TestCaptureIsOneCommitAndIncremental(t *testing.T) {
 		if !strings.Contains(p, want) {
 			t.Errorf("second prompt lacks %q:\n%s", want, p)
 		}
+	}
+}
+
+// A captured memory is named as mem store names it: one whose name would
+// be one of the store's own files ("Memory") gets a suffix, not a skip.
+func TestCaptureNamesAsStoreDoes(t *testing.T) {
+	_, r := captureRepo(t)
+	tr := filepath.Join(t.TempDir(), "s.jsonl")
+	appendLines(t, tr,
+		entry("user", "sess-2", "where do the agent's notes go?"),
+		entry("assistant", "sess-2", "Memory lives in .claude/agent-memory, one markdown file per note."),
+	)
+	a := askFunc(func(string) any {
+		return memories(capture.Proposal{Name: "Memory", Description: "Where the agent's notes live", Class: "fact", Body: "One markdown file per note in .claude/agent-memory.", Basis: "shown"})
+	})
+	res, err := r.Capture(context.Background(), a, tr, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := r.Store(context.Background(), mem.Note{Name: "Memory", Body: "stored by hand"})
+	if !errors.Is(err, mem.ErrExists) {
+		t.Fatalf("mem store of the same name: %+v, %v; want it to find the captured memory (ErrExists)", stored, err)
+	}
+	if len(res.Written) != 1 || res.Written[0].Slug != stored.Slug || !strings.HasPrefix(stored.Slug, "memory-") {
+		t.Errorf("captured %+v, skipped %v; mem store names it %q; want one memory named as mem store names it (memory-<hash>)", res.Written, res.Skipped, stored.Slug)
 	}
 }
 

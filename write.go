@@ -59,22 +59,8 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	if err := checkSecrets(n); err != nil {
 		return Written{}, err
 	}
-	slug := mdparse.Slugify(n.Name)
-	if layout.Reserved(slug + ".md") {
-		// "Memory", "Profile", or a name in a script slugs cannot spell
-		// ("日本語" gives "memory"): never one of the store's own files.
-		sum := sha256.Sum256([]byte(n.Name))
-		slug += "-" + hex.EncodeToString(sum[:4])
-	}
+	slug := slugFor(n.Name)
 	rel := slug + ".md"
-	m := mdparse.New(mdparse.Fields{
-		Name:        n.Name,
-		Description: n.Description,
-		Class:       n.Class,
-		Importance:  n.Importance,
-		Modified:    r.Now().UTC().Truncate(time.Second),
-		Tags:        n.Tags,
-	}, n.Body)
 
 	unlock, err := r.lock(ctx)
 	if err != nil {
@@ -87,18 +73,14 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		res, _ := r.files.Flush(ctx)
 		return Written{Slug: slug, Result: res}, fmt.Errorf("%w: %s", ErrExists, existing)
 	}
-	changes := []gitstore.Change{{Path: rel, Data: m.Bytes()}}
+	changes := []gitstore.Change{n.file(rel, r.Now())}
 	trailers := n.Trailers
 	if n.Supersedes != "" {
-		old, oldMem, err := r.load(n.Supersedes)
+		c, t, err := r.markSuperseded(n.Supersedes, slug)
 		if err != nil {
 			return Written{}, err
 		}
-		if err := oldMem.Set(mdparse.KeySupersededBy, slug); err != nil {
-			return Written{}, err
-		}
-		changes = append(changes, gitstore.Change{Path: old, Data: oldMem.Bytes()})
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Supersedes", Value: n.Supersedes})
+		changes, trailers = append(changes, c), append(trailers, t)
 	}
 	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{Action: n.Action, Slug: slug, Trailers: trailers, Meanwhile: r.refreshWritten(changes)})
 	if err != nil {
@@ -106,6 +88,45 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 	}
 	r.afterWrite()
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
+}
+
+// slugFor is the slug a memory named name is stored as: the name made a
+// file name, with a suffix from its hash when that would be one of the
+// store's own files ("Memory", "Profile", or a name in a script slugs
+// cannot spell: "日本語" gives "memory").
+func slugFor(name string) string {
+	slug := mdparse.Slugify(name)
+	if layout.Reserved(slug + ".md") {
+		sum := sha256.Sum256([]byte(name))
+		slug += "-" + hex.EncodeToString(sum[:4])
+	}
+	return slug
+}
+
+// file is the memory file of n, normalised, at rel, modified now.
+func (n Note) file(rel string, now time.Time) gitstore.Change {
+	m := mdparse.New(mdparse.Fields{
+		Name:        n.Name,
+		Description: n.Description,
+		Class:       n.Class,
+		Importance:  n.Importance,
+		Modified:    now.UTC().Truncate(time.Second),
+		Tags:        n.Tags,
+	}, n.Body)
+	return gitstore.Change{Path: rel, Data: m.Bytes()}
+}
+
+// markSuperseded is the change that marks the memory old superseded by slug,
+// and the trailer that says so in the commit; the caller holds the lock.
+func (r *Repo) markSuperseded(old, slug string) (gitstore.Change, gitstore.Trailer, error) {
+	rel, m, err := r.load(old)
+	if err != nil {
+		return gitstore.Change{}, gitstore.Trailer{}, err
+	}
+	if err := m.Set(mdparse.KeySupersededBy, slug); err != nil {
+		return gitstore.Change{}, gitstore.Trailer{}, err
+	}
+	return gitstore.Change{Path: rel, Data: m.Bytes()}, gitstore.Trailer{Key: "Mem-Supersedes", Value: old}, nil
 }
 
 func (n *Note) normalise() error {
