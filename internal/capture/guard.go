@@ -79,6 +79,7 @@ func newGuard(s *Session) *guard {
 			g.asked = true
 		}
 	}
+	var said *spoken // made once, when a statement is first checked
 	for _, a := range s.Arcs {
 		if a.Kind != Overturned && a.Kind != Unconfirmed {
 			continue
@@ -112,7 +113,10 @@ func newGuard(s *Session) *guard {
 		if a.Kind == Unconfirmed {
 			lo, hi = 0, a.Line
 		}
-		ss = slices.DeleteFunc(ss, func(x sentence) bool { return saidElsewhere(x, lo, hi, s) })
+		if said == nil {
+			said = spokenLines(s)
+		}
+		ss = slices.DeleteFunc(ss, func(x sentence) bool { return saidElsewhere(x, lo, hi, said) })
 		g.bad[a.Line] = badStatement{arc: a, role: l.Role, sentences: ss}
 		g.order = append(g.order, a.Line)
 	}
@@ -124,28 +128,59 @@ type claimSentence struct{}
 
 func (claimSentence) MatchString(s string) bool { return claimCue.MatchString(s) || hedged(s) }
 
-// saidElsewhere reports whether a user or assistant line between lines lo
-// and hi (both excluded) says x again with x's polarity. Part of an
-// overturned line often stood (the rejected turn's change was kept for
-// another reason, its first sentence described the code correctly), and a
-// hypothesis line repeats what was shown before it as its reason; only what
-// the session dropped or guessed is guarded. A line that is itself an
-// overturned or unconfirmed statement does not count; nor does one of
-// opposite polarity, which is the refutation.
-func saidElsewhere(x sentence, lo, hi int, s *Session) bool {
+// spoken is the session's user and assistant lines that are no
+// overturned or unconfirmed statement themselves, each cut into sentences
+// with their terms and polarity when first compared: what saidElsewhere
+// compares a statement with. A long session has thousands of lines and
+// dozens of statements; each line is cut once, not once per statement.
+type spoken struct {
+	lines []Line
+	cut   [][]sentence // by index into lines; nil until first compared
+}
+
+func spokenLines(s *Session) *spoken {
 	bad := map[int]bool{}
 	for _, a := range s.Arcs {
 		if a.Kind != Confirmed {
 			bad[a.Line] = true
 		}
 	}
+	sp := &spoken{}
 	for _, l := range s.Lines {
-		if l.N <= lo || l.N >= hi || bad[l.N] || (l.Role != RoleUser && l.Role != RoleAssistant) {
+		if !bad[l.N] && (l.Role == RoleUser || l.Role == RoleAssistant) {
+			sp.lines = append(sp.lines, l)
+		}
+	}
+	sp.cut = make([][]sentence, len(sp.lines))
+	return sp
+}
+
+func (sp *spoken) sentences(i int) []sentence {
+	if sp.cut[i] == nil {
+		ss := []sentence{}
+		for _, y := range sentences(sp.lines[i].Text) {
+			ss = append(ss, sentence{text: y, terms: claimTerms(y), negated: denies(y)})
+		}
+		sp.cut[i] = ss
+	}
+	return sp.cut[i]
+}
+
+// saidElsewhere reports whether a line of said between lines lo and hi
+// (both excluded) says x again with x's polarity. Part of an overturned
+// line often stood (the rejected turn's change was kept for another
+// reason, its first sentence described the code correctly), and a
+// hypothesis line repeats what was shown before it as its reason; only
+// what the session dropped or guessed is guarded. A line that is itself an
+// overturned or unconfirmed statement does not count (spokenLines leaves
+// it out); nor does one of opposite polarity, which is the refutation.
+func saidElsewhere(x sentence, lo, hi int, said *spoken) bool {
+	for i, l := range said.lines {
+		if l.N <= lo || l.N >= hi {
 			continue
 		}
-		for _, y := range sentences(l.Text) {
-			k := overlap(x.terms, claimTerms(y))
-			if k >= 2 && 3*k >= len(x.terms) && denies(y) == x.negated {
+		for _, y := range said.sentences(i) {
+			if k := overlap(x.terms, y.terms); k >= 2 && 3*k >= len(x.terms) && y.negated == x.negated {
 				return true
 			}
 		}
