@@ -18,7 +18,7 @@ func isStopword(w string) bool {
 		"here's", "hers", "herself", "him", "himself", "his", "how", "how's", "however", "i", "i'd",
 		"i'll", "i'm", "i've", "ie", "eg", "if", "im", "in", "into", "is", "isn't", "isnt", "it",
 		"it's", "its", "itself", "ive", "let's", "lets", "many", "may", "maybe", "me", "might", "mine",
-		"more", "most", "much", "must", "mustn't", "my", "myself", "neither", "no", "nor", "not", "now",
+		"more", "most", "much", "must", "mustn't", "my", "myself", "neither", "no", "never", "nor", "not", "now",
 		"of", "off", "often", "on", "once", "one", "ones", "only", "onto", "or", "other", "others",
 		"otherwise", "ought", "our", "ours", "ourselves", "out", "over", "own", "per", "perhaps",
 		"quite", "rather", "same", "shall", "shan't", "she", "she's", "should", "shouldn't", "shouldnt",
