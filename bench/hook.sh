@@ -172,6 +172,17 @@ for N in $SIZES; do
     "$ALTERNATE" -rounds "$RUNS" "hello=$J/$p.json=$HELLO" "hook=$J/$p.json=$HOOK prompt" \
       "sqlite3=$J/$p.sql=sqlite3 $DB" | tee -a "$OUT/hook-$N.interleaved"
   done
+  # Claude Code (2.1.196 on) names each prompt (prompt_id), and the hook
+  # claims it before answering (hooks/once.go): the match prompt again with
+  # a new id before every run, as a session sends it.
+  sed 's/}$/, "prompt_id": "bench-@N@"}/' "$J/match.json" >"$J/match-id.tmpl"
+  printf 'n=$(($(cat %s 2>/dev/null || echo 0) + 1)); echo $n >%s; sed "s/@N@/$n/" %s >%s\n' \
+    "$J/id.n" "$J/id.n" "$J/match-id.tmpl" "$J/match-id.json" >"$J/next-id.sh"
+  sh "$J/next-id.sh"
+  [ -n "$("$HOOK" prompt <"$J/match-id.json")" ] || echo "bench: WARNING: the match prompt with a prompt_id injects nothing"
+  echo "interleaved, $N memories, match prompt with a new prompt_id each run:"
+  "$ALTERNATE" -rounds "$RUNS" -prepare "sh $J/next-id.sh" "hello=$J/match-id.json=$HELLO" \
+    "hook=$J/match-id.json=$HOOK prompt" | tee -a "$OUT/hook-$N.interleaved"
 
   # Peak RSS, whole process, five runs of each prompt.
   declare -A rss=()
