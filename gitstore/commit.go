@@ -321,6 +321,7 @@ func (s *Store) commitOne(ctx context.Context, p pending) (Result, error) {
 func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Time, gitPaths []string, p pending, lockFirst bool) (string, error) {
 	var lock *gitLock
 	var txn *refTxn
+	beginRef := func() (*refTxn, error) { return s.beginRef(ctx, p.Subject) }
 	if lockFirst {
 		// git update-ref starts before the lock is taken; under it, only
 		// the swap.
@@ -333,6 +334,16 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 			return "", err
 		}
 		defer lock.release()
+	} else {
+		// git update-ref starts while the index and the objects are made,
+		// in a process of its own, instead of after them.
+		began := s.startRef(ctx, p.Subject)
+		beginRef = func() (*refTxn, error) { return began() }
+		defer func() {
+			if t, err := began(); err == nil {
+				t.end() // not used, or ended already
+			}
+		}()
 	}
 	ix, err := s.prepareIndex(ctx, gitPaths)
 	if err != nil {
@@ -348,7 +359,7 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 		return "", err
 	}
 	if commit != "" && txn == nil {
-		if txn, err = s.beginRef(ctx, p.Subject); err != nil {
+		if txn, err = beginRef(); err != nil {
 			return "", err
 		}
 		defer func() { txn.end() }()
