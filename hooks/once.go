@@ -70,6 +70,11 @@ func Claim(cacheDir, event string, key []byte, window time.Duration) bool {
 	}
 	var ring [claimSlots * claimSize]byte
 	n, _ := f.ReadAt(ring[:], 0)
+	if n == 0 {
+		// The first claim here: the marker files an older mem-hook made
+		// per claim, in once/, are read by nobody now.
+		os.RemoveAll(filepath.Join(cacheDir, "once"))
+	}
 	now := time.Now().UnixNano()
 	slot, oldest := 0, int64(-1)
 	for i := range claimSlots {

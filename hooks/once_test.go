@@ -13,9 +13,13 @@ import (
 // TestClaim: the first claim of a key acts and a duplicate within the
 // window does not; another key, another event, an expired window, or a
 // claim pushed out by claimSlots newer ones acts again; a damaged or
-// missing claims file never stops a handler.
+// missing claims file never stops a handler; the first claim removes the
+// marker files an older mem-hook left.
 func TestClaim(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "mem") // made by the first claim
+	dir := filepath.Join(t.TempDir(), "mem")                     // made by the first claim
+	old := filepath.Join(dir, "once", "prompt-0123456789abcdef") // an older mem-hook's marker
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	os.WriteFile(old, nil, 0o644)
 	claim := func(event, key string, window time.Duration) bool {
 		return Claim(dir, event, []byte(key), window)
 	}
@@ -48,6 +52,9 @@ func TestClaim(t *testing.T) {
 		if got := claim(s.event, s.key, s.window); got != s.want {
 			t.Errorf("%s: Claim = %v, want %v", s.name, got, s.want)
 		}
+	}
+	if _, err := os.Stat(filepath.Dir(old)); err == nil {
+		t.Error("the older markers' directory is still there after the first claim")
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "claims")); err != nil || fi.Size() != claimSlots*claimSize {
 		t.Errorf("claims file: %v, %v; want %d bytes, whatever was claimed", fi, err, claimSlots*claimSize)
