@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -345,7 +347,9 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 			}
 		}()
 	}
+	guessed := s.guessCommit(ctx, obj, gitPaths, p.Message)
 	ix, err := s.prepareIndex(ctx, gitPaths)
+	guess := guessed() // the objects are this goroutine's alone again
 	if err != nil {
 		return "", err
 	}
@@ -354,9 +358,11 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 	if err != nil {
 		return "", err
 	}
-	commit, old, err := s.commitOn(ctx, obj, entries, p.Message)
-	if err != nil {
-		return "", err
+	commit, old := guess.commit, guess.old
+	if !guess.holds(entries) {
+		if commit, old, err = s.commitOn(ctx, obj, entries, p.Message); err != nil {
+			return "", err
+		}
 	}
 	if commit != "" && txn == nil {
 		if txn, err = beginRef(); err != nil {
@@ -492,6 +498,49 @@ func (s *Store) entries(ctx context.Context, obj objects, index string, paths []
 		}
 	}
 	return entries, nil
+}
+
+// guess is a commit built while git update-index stages the paths, on the
+// entries mem expects it to stage.
+type guess struct {
+	entries     []entry
+	commit, old string
+	ok          bool
+}
+
+// holds reports whether the guess was built on entries, those git staged.
+func (g guess) holds(entries []entry) bool { return g.ok && slices.Equal(g.entries, entries) }
+
+// guessCommit builds, in the background, the commit of gitPaths as git
+// would stage the files as they are on disk, unfiltered, as regular files:
+// most of a commit's own work then happens while git update-index runs,
+// in a process of its own. The caller keeps it only when the entries git
+// staged are the ones guessed (an attribute's filter or line-ending
+// conversion, a mode, make them differ); the objects of a wrong guess are
+// left for git gc. The function returned waits for it; the caller uses
+// obj again only after that.
+func (s *Store) guessCommit(ctx context.Context, obj objects, gitPaths []string, msg string) func() guess {
+	ch := make(chan guess, 1)
+	go func() {
+		var g guess
+		defer func() { ch <- g }()
+		for _, gp := range gitPaths {
+			data, err := os.ReadFile(filepath.Join(s.WorkTree, filepath.FromSlash(gp)))
+			if errors.Is(err, fs.ErrNotExist) {
+				g.entries = append(g.entries, entry{Path: gp})
+				continue
+			}
+			name, known := obj.blobName(data)
+			if err != nil || !known {
+				return
+			}
+			g.entries = append(g.entries, entry{Path: gp, Mode: 0o100644, Hash: name})
+		}
+		var err error
+		g.commit, g.old, err = s.commitOn(ctx, obj, g.entries, msg)
+		g.ok = err == nil
+	}()
+	return sync.OnceValue(func() guess { return <-ch })
 }
 
 // commitOn writes the commit of HEAD's tree with entries applied, and

@@ -139,6 +139,32 @@ func TestApplyCheck(t *testing.T) {
 	}
 }
 
+// A commit is built while git stages the files, on the blobs the files
+// would make as they are; when the repository's attributes make git stage
+// something else (line endings normalised here), the commit is git's.
+func TestApplyStagesAsGitDoes(t *testing.T) {
+	repo, s := newRepo(t)
+	write(t, filepath.Join(repo, ".gitattributes"), "*.md text\n")
+	run(t, repo, "add", ".gitattributes")
+	run(t, repo, "commit", "-q", "-m", "attributes")
+	for _, c := range []struct{ name, data, committed string }{
+		{"as-is.md", "one\ntwo\n", "one\ntwo\n"},
+		{"crlf.md", "one\r\ntwo\r\n", "one\ntwo\n"},
+	} {
+		res := apply(t, s, CommitInfo{Action: "store", Slug: c.name}, Change{Path: c.name, Data: []byte(c.data)})
+		if !res.Committed {
+			t.Fatalf("%s: %+v", c.name, res)
+		}
+		if got := run(t, repo, "cat-file", "blob", "HEAD:.claude/agent-memory/"+c.name); got+"\n" != c.committed {
+			t.Errorf("%s: committed %q, want %q (what git add stages)", c.name, got, c.committed)
+		}
+		if got := run(t, repo, "show", "--name-only", "--format=", "HEAD"); got != ".claude/agent-memory/"+c.name {
+			t.Errorf("%s: commit touches %q", c.name, got)
+		}
+		checkClean(t, repo)
+	}
+}
+
 // Meanwhile runs once per Apply that wrote its files, with the files on
 // disk, and Apply returns only after it has: mem's search cache, refreshed
 // there, is never behind a write that returned.

@@ -366,4 +366,8 @@ func (g *goGitObjects) readBlobs(ctx context.Context, hashes []string) ([][]byte
 	return blobs, nil
 }
 
+func (g *goGitObjects) blobName(data []byte) (string, bool) {
+	return plumbing.ComputeHash(plumbing.BlobObject, data).String(), true
+}
+
 func (g *goGitObjects) close() {}

@@ -51,6 +51,9 @@ type objects interface {
 	diffTree(ctx context.Context, from, to string) ([]change, error)
 	// readBlobs reads blobs by name, in order.
 	readBlobs(ctx context.Context, hashes []string) ([][]byte, error)
+	// blobName is the name of data as a blob, when the implementation
+	// knows it without a git process (false otherwise).
+	blobName(data []byte) (string, bool)
 	// close releases what the implementation holds open.
 	close()
 }
@@ -90,6 +93,10 @@ func (c cliObjects) head(ctx context.Context) (commit, tree string, err error) {
 	}
 	return lines[0], lines[1], nil
 }
+
+// blobName: the git command would need a process to say (and the
+// repository may name its objects with SHA-256).
+func (cliObjects) blobName([]byte) (string, bool) { return "", false }
 
 func (c cliObjects) indexEntries(ctx context.Context, index string, paths []string) ([]entry, error) {
 	args := append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, literal(paths)...)

@@ -149,6 +149,19 @@ func TestObjectsConformance(t *testing.T) {
 	}
 	conform(t, s, "blobs", func(o objects) ([][]byte, error) { return o.readBlobs(ctx, hashes) })
 
+	// A blob's name without a process: go-git knows it, as git hash-object
+	// gives it; the git command does not say (commitAttempt then builds no
+	// guess).
+	readme := filepath.Join(repo, "README")
+	data, _ := os.ReadFile(readme)
+	impls := backends(t, s)
+	if name, ok := impls["go-git"].blobName(data); !ok || name != run(t, repo, "hash-object", readme) {
+		t.Errorf("go-git blobName = %s, %v; git hash-object says %s", name, ok, run(t, repo, "hash-object", readme))
+	}
+	if _, ok := impls["cli"].blobName(data); ok {
+		t.Error("the git command's blobName claims to know a name without a process")
+	}
+
 	// The index in its other formats; a split index is left to git.
 	for _, setup := range [][]string{
 		{"update-index", "--index-version", "3"},
