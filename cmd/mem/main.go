@@ -3,6 +3,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -14,6 +15,17 @@ func main() {
 	// commands (mcp, serve) turn the collector back on (longLived).
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(1 << 30)
+	// A goroutine waiting on a git process or the disk holds its P until
+	// the runtime's monitor takes it back, milliseconds later once the
+	// monitor has been idle, and the work meant to run beside the wait (the
+	// cache refresh and the commit mem store builds while git update-index
+	// runs) waits with it. One P more than the CPUs lets that work start at
+	// once: mem store 28.9 -> 26.2 ms interleaved on 2 cores; mem list, mem
+	// search and a rebuild unchanged or faster. A GOMAXPROCS the user set
+	// is left as it is.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
