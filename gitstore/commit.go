@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -175,12 +174,8 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		}
 	}
 	if info.Meanwhile != nil {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			info.Meanwhile()
-		}()
-		defer func() { <-done }()
+		meanwhile := inBackground(func() (struct{}, error) { info.Meanwhile(); return struct{}{}, nil })
+		defer meanwhile()
 	}
 	if s.WorkTree == "" {
 		return Result{Skipped: SkipNoRepo}, nil
@@ -323,33 +318,29 @@ func (s *Store) commitOne(ctx context.Context, p pending) (Result, error) {
 func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Time, gitPaths []string, p pending, lockFirst bool) (string, error) {
 	var lock *gitLock
 	var txn *refTxn
-	beginRef := func() (*refTxn, error) { return s.beginRef(ctx, p.Subject) }
+	// git update-ref starts first, in a process of its own, while the index
+	// and the objects are made; the commit is built while git update-index
+	// stages the paths (guessCommit).
+	began := inBackground(func() (*refTxn, error) { return s.beginRef(ctx, p.Subject) })
+	defer func() {
+		if t, err := began(); err == nil {
+			t.end() // not used, or ended already
+		}
+	}()
 	if lockFirst {
-		// git update-ref starts before the lock is taken; under it, only
-		// the swap.
+		// Under the lock, only the swap: update-ref has started before it.
 		var err error
-		if txn, err = s.beginRef(ctx, p.Subject); err != nil {
+		if txn, err = began(); err != nil {
 			return "", err
 		}
-		defer func() { txn.end() }()
 		if lock, err = s.lockIndex(ctx, deadline); err != nil {
 			return "", err
 		}
 		defer lock.release()
-	} else {
-		// git update-ref starts while the index and the objects are made,
-		// in a process of its own, instead of after them.
-		began := s.startRef(ctx, p.Subject)
-		beginRef = func() (*refTxn, error) { return began() }
-		defer func() {
-			if t, err := began(); err == nil {
-				t.end() // not used, or ended already
-			}
-		}()
 	}
-	guessed := s.guessCommit(ctx, obj, gitPaths, p.Message)
+	guessing := inBackground(func() (guess, error) { return s.guessCommit(ctx, obj, gitPaths, p.Message) })
 	ix, err := s.prepareIndex(ctx, gitPaths)
-	guess := guessed() // the objects are this goroutine's alone again
+	g, gerr := guessing() // the objects are this goroutine's alone again
 	if err != nil {
 		return "", err
 	}
@@ -358,18 +349,22 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 	if err != nil {
 		return "", err
 	}
-	commit, old := guess.commit, guess.old
-	if !guess.holds(entries) {
+	commit, old := g.commit, g.old
+	if gerr != nil || !slices.Equal(g.entries, entries) {
 		if commit, old, err = s.commitOn(ctx, obj, entries, p.Message); err != nil {
 			return "", err
 		}
 	}
 	if commit != "" && txn == nil {
-		if txn, err = beginRef(); err != nil {
+		if txn, err = began(); err != nil {
 			return "", err
 		}
-		defer func() { txn.end() }()
 	}
+	defer func() {
+		if txn != nil {
+			txn.end() // the last one begun, should the branch have moved
+		}
+	}()
 	if lock == nil {
 		if lock, err = s.lockIndex(ctx, deadline); err != nil {
 			return "", err
@@ -500,47 +495,57 @@ func (s *Store) entries(ctx context.Context, obj objects, index string, paths []
 	return entries, nil
 }
 
-// guess is a commit built while git update-index stages the paths, on the
-// entries mem expects it to stage.
+// guess is a commit built on the entries mem expects git to stage.
 type guess struct {
 	entries     []entry
 	commit, old string
-	ok          bool
 }
 
-// holds reports whether the guess was built on entries, those git staged.
-func (g guess) holds(entries []entry) bool { return g.ok && slices.Equal(g.entries, entries) }
+// errNoGuess: the objects cannot name a blob without a git process.
+var errNoGuess = errors.New("no guess without a git process")
 
-// guessCommit builds, in the background, the commit of gitPaths as git
-// would stage the files as they are on disk, unfiltered, as regular files:
-// most of a commit's own work then happens while git update-index runs,
-// in a process of its own. The caller keeps it only when the entries git
-// staged are the ones guessed (an attribute's filter or line-ending
-// conversion, a mode, make them differ); the objects of a wrong guess are
-// left for git gc. The function returned waits for it; the caller uses
-// obj again only after that.
-func (s *Store) guessCommit(ctx context.Context, obj objects, gitPaths []string, msg string) func() guess {
-	ch := make(chan guess, 1)
-	go func() {
-		var g guess
-		defer func() { ch <- g }()
-		for _, gp := range gitPaths {
-			data, err := os.ReadFile(filepath.Join(s.WorkTree, filepath.FromSlash(gp)))
-			if errors.Is(err, fs.ErrNotExist) {
-				g.entries = append(g.entries, entry{Path: gp})
-				continue
-			}
-			name, known := obj.blobName(data)
-			if err != nil || !known {
-				return
-			}
-			g.entries = append(g.entries, entry{Path: gp, Mode: 0o100644, Hash: name})
+// guessCommit builds the commit of gitPaths as git would stage the files
+// as they are on disk, unfiltered, as regular files. commitAttempt runs it
+// while git update-index stages them, in a process of its own, and keeps
+// it only when the entries git staged are the ones guessed (an attribute's
+// filter or line-ending conversion, a mode, make them differ); the objects
+// of a wrong guess are left for git gc.
+func (s *Store) guessCommit(ctx context.Context, obj objects, gitPaths []string, msg string) (guess, error) {
+	var g guess
+	for _, gp := range gitPaths {
+		data, err := os.ReadFile(filepath.Join(s.WorkTree, filepath.FromSlash(gp)))
+		if errors.Is(err, fs.ErrNotExist) {
+			g.entries = append(g.entries, entry{Path: gp})
+			continue
 		}
-		var err error
-		g.commit, g.old, err = s.commitOn(ctx, obj, g.entries, msg)
-		g.ok = err == nil
+		if err != nil {
+			return guess{}, err
+		}
+		name, known := obj.blobName(data)
+		if !known {
+			return guess{}, errNoGuess
+		}
+		g.entries = append(g.entries, entry{Path: gp, Mode: 0o100644, Hash: name})
+	}
+	var err error
+	g.commit, g.old, err = s.commitOn(ctx, obj, g.entries, msg)
+	return g, err
+}
+
+// inBackground runs f in a goroutine of its own and returns the wait for
+// its result; waiting again returns the same result.
+func inBackground[T any](f func() (T, error)) func() (T, error) {
+	var v T
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		v, err = f()
 	}()
-	return sync.OnceValue(func() guess { return <-ch })
+	return func() (T, error) {
+		<-done
+		return v, err
+	}
 }
 
 // commitOn writes the commit of HEAD's tree with entries applied, and

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 )
 
 var (
@@ -61,25 +60,6 @@ func (s *Store) beginRef(ctx context.Context, subject string) (*refTxn, error) {
 		return nil, t.fail()
 	}
 	return t, nil
-}
-
-// startRef is beginRef in the background: the process starts while the
-// caller works on, and the function returned waits for it (and returns the
-// same transaction on every call).
-func (s *Store) startRef(ctx context.Context, subject string) func() (*refTxn, error) {
-	type began struct {
-		t   *refTxn
-		err error
-	}
-	ch := make(chan began, 1)
-	go func() {
-		t, err := s.beginRef(ctx, subject)
-		ch <- began{t, err}
-	}()
-	return sync.OnceValues(func() (*refTxn, error) {
-		b := <-ch
-		return b.t, b.err
-	})
 }
 
 func (t *refTxn) ok(verb string) bool {
