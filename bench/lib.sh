@@ -57,13 +57,13 @@ need_tools() {
 # manager's shim (pyenv's is a bash script) is not timed as part of Python.
 real_python() { python3 -c 'import sys; print(sys.executable)'; }
 
-# build_bins builds mem, mem-hook and a Go hello world into $TMP/bin.
 # build_alternate builds bench/alternate into $ALTERNATE.
 build_alternate() {
   ALTERNATE=$TMP/alternate
   (cd "$ROOT" && go build -o "$ALTERNATE" ./bench/alternate)
 }
 
+# build_bins builds mem, mem-hook and a Go hello world into $TMP/bin.
 build_bins() {
   mkdir -p "$TMP/bin" "$TMP/hello"
   (cd "$ROOT" && go build -o "$TMP/bin/" ./cmd/mem ./cmd/mem-hook)

@@ -75,14 +75,13 @@ func Claim(cacheDir, event string, key []byte, window time.Duration) bool {
 		// per claim, in once/, are read by nobody now.
 		os.RemoveAll(filepath.Join(cacheDir, "once"))
 	}
+	// What a short file does not hold reads as empty slots (zeros).
 	now := time.Now().UnixNano()
 	slot, oldest := 0, int64(-1)
 	for i := range claimSlots {
 		rec := ring[i*claimSize : (i+1)*claimSize]
 		at := int64(binary.LittleEndian.Uint64(rec[8:]))
-		if (i+1)*claimSize > n {
-			at = 0 // past the end of a short file: empty
-		} else if binary.LittleEndian.Uint64(rec) == id && now-at < int64(window) {
+		if binary.LittleEndian.Uint64(rec) == id && now-at < int64(window) {
 			return false
 		}
 		if oldest < 0 || at < oldest {

@@ -27,9 +27,8 @@ var enriched struct {
 
 // enrichedStore returns a copy of the store at src with the aliases `mem
 // enrich` writes from the cassette (shared.EnrichCassette), made once per
-// test binary. It skips
-// the test when the shared data, python3 or the cassette's answers for this
-// enrich prompt are missing.
+// test binary. It skips the test when the shared data, python3 or the
+// cassette's answers for this enrich prompt are missing.
 func enrichedStore(t testing.TB, src string) string {
 	t.Helper()
 	replay := shared.Need(t, "cassettes", "replay")

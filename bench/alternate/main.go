@@ -47,11 +47,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: alternate [-rounds N] NAME=STDIN=COMMAND ...")
 		os.Exit(2)
 	}
+	prep := strings.Fields(*prepare)
 	for i := 0; i < *warmup+*rounds; i++ {
 		for _, s := range specs {
-			if *prepare != "" {
-				argv := strings.Fields(*prepare)
-				if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+			if len(prep) > 0 {
+				if out, err := exec.Command(prep[0], prep[1:]...).CombinedOutput(); err != nil {
 					fmt.Fprintf(os.Stderr, "alternate: -prepare: %v\n%s", err, out)
 					os.Exit(1)
 				}
