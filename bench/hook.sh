@@ -174,7 +174,8 @@ for N in $SIZES; do
   done
   # Claude Code (2.1.196 on) names each prompt (prompt_id), and the hook
   # claims it before answering (hooks/once.go): the match prompt again with
-  # a new id before every run, as a session sends it.
+  # a new id before every run, as a session sends it, beside the same prompt
+  # without one, so that the difference is the claim's cost.
   sed 's/}$/, "prompt_id": "bench-@N@"}/' "$J/match.json" >"$J/match-id.tmpl"
   printf 'n=$(($(cat %s 2>/dev/null || echo 0) + 1)); echo $n >%s; sed "s/@N@/$n/" %s >%s\n' \
     "$J/id.n" "$J/id.n" "$J/match-id.tmpl" "$J/match-id.json" >"$J/next-id.sh"
@@ -182,7 +183,7 @@ for N in $SIZES; do
   [ -n "$("$HOOK" prompt <"$J/match-id.json")" ] || echo "bench: WARNING: the match prompt with a prompt_id injects nothing"
   echo "interleaved, $N memories, match prompt with a new prompt_id each run:"
   "$ALTERNATE" -rounds "$RUNS" -prepare "sh $J/next-id.sh" "hello=$J/match-id.json=$HELLO" \
-    "hook=$J/match-id.json=$HOOK prompt" | tee -a "$OUT/hook-$N.interleaved"
+    "hook=$J/match-id.json=$HOOK prompt" "hook, no id=$J/match.json=$HOOK prompt" | tee -a "$OUT/hook-$N.interleaved"
 
   # Peak RSS, whole process, five runs of each prompt.
   declare -A rss=()
