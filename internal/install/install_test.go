@@ -59,9 +59,27 @@ func newEnv(t *testing.T) *env {
 	must(t, err)
 	must(t, os.MkdirAll(place.Store, 0o755)) // as mem init leaves it
 	e.o = Options{Place: place, Mem: filepath.Join(e.bin, "mem"), Home: e.home}
-	// The hooks find mem-hook and mem on PATH, as a teammate's would.
-	t.Setenv("PATH", e.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// The hooks find mem-hook and mem on PATH, as a teammate's would; a mem
+	// installed on this machine (the README's first command puts one on
+	// PATH) would stand in for the one a test removes.
+	t.Setenv("PATH", e.bin+string(os.PathListSeparator)+pathWithoutMem())
 	return e
+}
+
+// pathWithoutMem is $PATH without the directories that hold mem or mem-hook.
+func pathWithoutMem() string {
+	var keep []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !isFile(filepath.Join(dir, "mem")) && !isFile(filepath.Join(dir, "mem-hook")) {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
+
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func (e *env) path(rel string) string { return filepath.Join(e.work, filepath.FromSlash(rel)) }
