@@ -12,7 +12,9 @@
 #   OLD=/path/to/an/older/mem bash bench/gitlayer.sh   # the same beside an older build
 #
 # Environment: SHARED, N (500), RUNS (40), WARMUP (5), COMMITS (200000),
-# STORES (60), OUT (bench/out), KEEP=1, OLD (another mem binary to compare).
+# STORES (60), OUT (bench/out), KEEP=1, OLD (another mem binary to compare),
+# PROCS (0: how many idle processes to start outside the repository for
+# part 1, as a desktop has hundreds; a commit scans them, see settle).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +27,7 @@ RUNS=${RUNS:-40}
 WARMUP=${WARMUP:-5}
 COMMITS=${COMMITS:-200000}
 STORES=${STORES:-60}
+PROCS=${PROCS:-0}
 
 log "setup"
 load
@@ -44,6 +47,12 @@ sh "$TMP/next.sh"
 git -C "$R" add f.txt && git -C "$R" commit -qm f
 
 log "1. mem store vs git add + git commit, $N memories"
+idle=()
+if [ "$PROCS" -gt 0 ]; then
+  # Idle, outside the repository; they end by themselves should this exit early.
+  for _ in $(seq "$PROCS"); do (cd / && exec sleep 600) & idle+=($!); done
+fi
+echo "processes on the machine: $(ls /proc 2>/dev/null | grep -c '^[0-9]' || echo unknown)"
 cmds=(-n "mem store" --prepare "sh $TMP/next.sh" "sh -c '$MEM -C $R store - < $TMP/next.md'")
 if [ -n "${OLD:-}" ]; then
   cmds+=(-n "mem store (OLD)" --prepare "sh $TMP/next.sh" "sh -c '$OLD -C $R store - < $TMP/next.md'")
@@ -81,6 +90,7 @@ if command -v strace >/dev/null; then
   strace -f -qq -e trace=execve -o "$TMP/strace" "$MEM" -C "$R" store - <"$TMP/next.md" >/dev/null
   echo "git processes in one mem store: $(grep -c 'execve("[^"]*git"' "$TMP/strace")"
 fi
+if [ ${#idle[@]} -gt 0 ]; then kill "${idle[@]}" 2>/dev/null; wait "${idle[@]}" 2>/dev/null || true; fi
 
 log "2. mem log on $COMMITS commits"
 H=$TMP/history

