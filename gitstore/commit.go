@@ -149,7 +149,12 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 	}
 	defer r.Close()
 	var mine string
+	var early earlyIndex
 	if s.WorkTree != "" {
+		// git update-index starts, and reads the index, while the files
+		// are written and synced.
+		early.wait = inBackground(func() (*preparedIndex, error) { return s.startIndex(ctx) })
+		defer early.discard()
 		s.removeStale(touchedDirs(s.Root, paths))
 		p := pending{Root: s.Root, Message: msg, Subject: subject}
 		for i, c := range changes {
@@ -180,11 +185,38 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 	if s.WorkTree == "" {
 		return Result{Skipped: SkipNoRepo}, nil
 	}
-	res, err := s.commitPending(ctx, mine)
+	res, err := s.commitPending(ctx, mine, &early)
 	if err != nil {
 		return Result{}, fmt.Errorf("apply: %w", err)
 	}
 	return res, nil
+}
+
+// earlyIndex hands the index copy that Apply started before it wrote the
+// files (startIndex) to the first commit attempt.
+type earlyIndex struct {
+	wait func() (*preparedIndex, error)
+}
+
+// take returns the started copy the first time, nil after that, when none
+// was started, or when it could not be.
+func (e *earlyIndex) take() *preparedIndex {
+	if e == nil || e.wait == nil {
+		return nil
+	}
+	ix, err := e.wait()
+	e.wait = nil
+	if err != nil {
+		return nil // the attempt prepares its own
+	}
+	return ix
+}
+
+// discard ends a copy that no attempt took.
+func (e *earlyIndex) discard() {
+	if ix := e.take(); ix != nil {
+		ix.discard()
+	}
 }
 
 // Flush commits the writes that earlier calls of Apply left pending, each
@@ -194,7 +226,7 @@ func (s *Store) Flush(ctx context.Context) (Result, error) {
 	if s.WorkTree == "" {
 		return Result{}, nil
 	}
-	res, err := s.commitPending(ctx, "")
+	res, err := s.commitPending(ctx, "", nil)
 	if err != nil {
 		return Result{}, fmt.Errorf("flush: %w", err)
 	}
@@ -216,8 +248,9 @@ func touchedDirs(root string, paths []string) []string {
 }
 
 // commitPending commits the store's pending writes, oldest first, and
-// returns the Result of the one named mine (all of them when mine is "").
-func (s *Store) commitPending(ctx context.Context, mine string) (Result, error) {
+// returns the Result of the one named mine (all of them when mine is ""). The
+// first attempt uses early's index copy, if one was started.
+func (s *Store) commitPending(ctx context.Context, mine string, early *earlyIndex) (Result, error) {
 	ps, err := s.loadPending()
 	if err != nil {
 		return Result{}, err
@@ -238,7 +271,7 @@ func (s *Store) commitPending(ctx context.Context, mine string) (Result, error) 
 	var res Result
 	var earlier, warnings []string
 	for _, p := range ps {
-		r, err := s.commitOne(ctx, p)
+		r, err := s.commitOne(ctx, p, early)
 		if err != nil {
 			if p.name == last {
 				return Result{}, err // stays pending: the next write tries again
@@ -267,7 +300,7 @@ func (s *Store) commitPending(ctx context.Context, mine string) (Result, error) 
 // commitOne makes the commit of one pending write from the files as they are
 // on disk: a path written is committed if it exists, a path removed if it does
 // not (whatever else happened to it is not this write's).
-func (s *Store) commitOne(ctx context.Context, p pending) (Result, error) {
+func (s *Store) commitOne(ctx context.Context, p pending, early *earlyIndex) (Result, error) {
 	var gitPaths []string
 	for _, pp := range p.Paths {
 		_, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(pp.Path)))
@@ -285,7 +318,7 @@ func (s *Store) commitOne(ctx context.Context, p pending) (Result, error) {
 		// The first attempts prepare the index without its lock and take
 		// the lock only to install it; should the user's git keep changing
 		// the index meanwhile, the later ones hold the lock throughout.
-		commit, err := s.commitAttempt(ctx, obj, deadline, gitPaths, p, attempt >= optimisticAttempts)
+		commit, err := s.commitAttempt(ctx, obj, deadline, gitPaths, p, attempt >= optimisticAttempts, early)
 		switch {
 		case err == nil && commit == "":
 			return Result{Skipped: SkipNoChange}, nil
@@ -314,8 +347,9 @@ func (s *Store) commitOne(ctx context.Context, p pending) (Result, error) {
 // commitAttempt makes one try at the commit of p's paths: it prepares the
 // user's index, builds the commit on HEAD, and installs both under the
 // index's lock, which it takes first when lockFirst is set. It returns the
-// commit, "" when there was nothing to commit.
-func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Time, gitPaths []string, p pending, lockFirst bool) (string, error) {
+// commit, "" when there was nothing to commit. It stages the paths in early's
+// copy of the index when that is still to be taken.
+func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Time, gitPaths []string, p pending, lockFirst bool, early *earlyIndex) (string, error) {
 	var lock *gitLock
 	var txn *refTxn
 	// git update-ref starts first, in a process of its own, while the index
@@ -339,7 +373,13 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 		defer lock.release()
 	}
 	guessing := inBackground(func() (guess, error) { return s.guessCommit(ctx, obj, gitPaths, p.Message) })
-	ix, err := s.prepareIndex(ctx, gitPaths)
+	var err error
+	ix := early.take()
+	if ix == nil {
+		ix, err = s.prepareIndex(ctx, gitPaths)
+	} else if err = ix.stage(gitPaths); err != nil {
+		ix.discard()
+	}
 	g, gerr := guessing() // the objects are this goroutine's alone again
 	if err != nil {
 		return "", err

@@ -50,6 +50,7 @@ func TestApply(t *testing.T) {
 		t.Errorf("file %q", got)
 	}
 	checkClean(t, repo)
+	noIndexCopies(t, filepath.Join(repo, ".git"))
 
 	// Several changes, a deletion among them, make one commit.
 	res = apply(t, s, CommitInfo{Action: "supersede", Slug: "vat-v2"},
@@ -322,6 +323,7 @@ func TestApplySkipped(t *testing.T) {
 				if got := run(t, repo, "rev-parse", "HEAD"); got != head {
 					t.Errorf("HEAD moved from %s to %s", head, got)
 				}
+				noIndexCopies(t, filepath.Join(repo, ".git"))
 			}
 		})
 	}

@@ -142,6 +142,17 @@ func checkClean(t testing.TB, repo string) {
 	}
 }
 
+// noIndexCopies fails the test when gitDir still holds a copy of the index
+// that a commit made (and its lock): each one ends with its Apply. (A mem
+// killed mid-commit leaves one, which the next write removes, unless the
+// killed mem's git update-index, still running, writes it again after that.)
+func noIndexCopies(t testing.TB, gitDir string) {
+	t.Helper()
+	if left, _ := filepath.Glob(filepath.Join(gitDir, "mem-index.*")); len(left) > 0 {
+		t.Errorf("copies of the index left: %q", left)
+	}
+}
+
 // openAt opens the store at root as mem does: locate finds its place. With
 // MEM_GITSTORE_BACKEND=cli the store uses the git command for its objects
 // (TestCLIBackend).

@@ -36,12 +36,8 @@ type refTxn struct {
 
 // beginRef starts git update-ref and its transaction.
 func (s *Store) beginRef(ctx context.Context, subject string) (*refTxn, error) {
-	gitSpawns.Add(1)
 	t := &refTxn{s: s}
-	t.cmd = exec.CommandContext(ctx, "git", "-c", "core.hooksPath="+os.DevNull, "update-ref", "-m", subject, "--stdin")
-	t.cmd.Dir = s.WorkTree
-	t.cmd.Env = append(RepoFreeEnv(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_DIR="+s.GitDir, "GIT_WORK_TREE="+s.WorkTree)
-	detach(t.cmd)
+	t.cmd = s.gitCommand(ctx, nil, "update-ref", "-m", subject, "--stdin")
 	t.cmd.Stderr = &t.stderr
 	var err error
 	if t.stdin, err = t.cmd.StdinPipe(); err != nil {

@@ -198,9 +198,9 @@ func TestApplyWhileUserCommits(t *testing.T) {
 }
 
 // fakeGit puts a git on PATH that runs the real one, except that it kills
-// mem (its parent) with SIGKILL at one moment of a commit: when mem runs
-// `git update-index` (preparing the user's index), when it starts `git
-// update-ref`, or just after update-ref has moved the branch.
+// mem (its parent) with SIGKILL at one moment of a commit: when mem gives
+// `git update-index` the paths (preparing the user's index), when it starts
+// `git update-ref`, or just after update-ref has moved the branch.
 func fakeGit(t *testing.T, when string) string {
 	t.Helper()
 	real, err := exec.LookPath("git")
@@ -210,7 +210,10 @@ func fakeGit(t *testing.T, when string) string {
 	dir := t.TempDir()
 	var script string
 	switch when {
-	case "update-index", "update-ref":
+	case "update-index":
+		// Once it has the paths: mem starts it before it writes the files.
+		script = "case \" $* \" in *' update-index '*) cat >/dev/null; kill -9 $PPID; sleep 1; exit 1;; esac\n"
+	case "update-ref":
 		script = "case \" $* \" in *' " + when + " '*) kill -9 $PPID; sleep 1; exit 1;; esac\n"
 	case "after update-ref":
 		script = "case \" $* \" in *' update-ref '*) \"" + real + "\" \"$@\"; kill -9 $PPID; exit 0;; esac\n"

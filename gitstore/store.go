@@ -393,15 +393,7 @@ func RepoFreeEnv() []string {
 // runGit runs git in dir with the inherited environment, minus localEnv, plus
 // env. Hooks are disabled. It returns standard output.
 func runGit(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
-	gitSpawns.Add(1)
-	full := append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Dir = dir
-	detach(cmd)
-	cmd.Env = RepoFreeEnv()
-	// English messages: a few are matched (identity, index.lock, no repository).
-	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	cmd.Env = append(cmd.Env, env...)
+	cmd := gitCommand(ctx, dir, env, args...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -413,8 +405,32 @@ func runGit(ctx context.Context, dir string, env []string, stdin []byte, args ..
 	return stdout.Bytes(), nil
 }
 
+// gitCommand is the git process runGit runs, for a caller that talks to it
+// while it runs: counted, hooks disabled, in a process group of its own.
+func gitCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	gitSpawns.Add(1)
+	full := append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Dir = dir
+	detach(cmd)
+	cmd.Env = RepoFreeEnv()
+	// English messages: a few are matched (identity, index.lock, no repository).
+	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}
+
 // git runs git in the store's work tree, pinned to its repository.
 func (s *Store) git(ctx context.Context, env []string, stdin []byte, args ...string) ([]byte, error) {
-	env = append([]string{"GIT_DIR=" + s.GitDir, "GIT_WORK_TREE=" + s.WorkTree}, env...)
-	return runGit(ctx, s.WorkTree, env, stdin, args...)
+	return runGit(ctx, s.WorkTree, s.pinned(env), stdin, args...)
+}
+
+// gitCommand is the git process s.git runs, for a caller that talks to it.
+func (s *Store) gitCommand(ctx context.Context, env []string, args ...string) *exec.Cmd {
+	return gitCommand(ctx, s.WorkTree, s.pinned(env), args...)
+}
+
+// pinned is env with the store's repository and work tree first.
+func (s *Store) pinned(env []string) []string {
+	return append([]string{"GIT_DIR=" + s.GitDir, "GIT_WORK_TREE=" + s.WorkTree}, env...)
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,16 +36,35 @@ var (
 )
 
 // preparedIndex is a copy of the user's index with the store paths updated
-// from the work tree, not yet in place.
+// from the work tree, not yet in place. While git update-index still runs
+// on it (startIndex), proc is that process, waiting for the paths.
 type preparedIndex struct {
 	index, tmp string
 	had        bool        // the index existed when it was copied
 	was        os.FileInfo // the index as it was copied
+	proc       *exec.Cmd
+	paths      io.WriteCloser // proc's standard input
+	stderr     bytes.Buffer
 }
 
 // prepareIndex copies the user's index and brings paths (git paths) in line
 // with the work tree in the copy.
 func (s *Store) prepareIndex(ctx context.Context, paths []string) (*preparedIndex, error) {
+	p, err := s.startIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.stage(paths); err != nil {
+		p.discard()
+		return nil, err
+	}
+	return p, nil
+}
+
+// startIndex copies the user's index and starts git update-index on the
+// copy, which starts and reads it while the caller goes on; stage gives it
+// the paths. Apply starts one before it writes and syncs the files.
+func (s *Store) startIndex(ctx context.Context) (*preparedIndex, error) {
 	p := &preparedIndex{
 		index: filepath.Join(s.GitDir, "index"),
 		tmp:   filepath.Join(s.GitDir, tempName("mem-index", ".tmp")),
@@ -74,16 +94,41 @@ func (s *Store) prepareIndex(ctx context.Context, paths []string) (*preparedInde
 			return nil, errIndexMoved
 		}
 	}
-	var stdin bytes.Buffer
-	for _, path := range paths {
-		stdin.WriteString(path)
-		stdin.WriteByte(0)
+	p.proc = s.gitCommand(ctx, []string{"GIT_INDEX_FILE=" + p.tmp}, updateIndex...)
+	p.proc.Stderr = &p.stderr
+	var err error
+	if p.paths, err = p.proc.StdinPipe(); err == nil {
+		err = p.proc.Start()
 	}
-	if _, err := s.git(ctx, []string{"GIT_INDEX_FILE=" + p.tmp}, stdin.Bytes(), "update-index", "--add", "--remove", "-z", "--stdin"); err != nil {
+	if err != nil {
+		p.proc = nil
 		p.discard()
-		return nil, err
+		return nil, fmt.Errorf("git update-index: %w", err)
 	}
 	return p, nil
+}
+
+// updateIndex is the update-index that stages the paths it reads.
+var updateIndex = []string{"update-index", "--add", "--remove", "-z", "--stdin"}
+
+// stage gives the started update-index the paths and waits for it.
+func (p *preparedIndex) stage(paths []string) error {
+	var b bytes.Buffer
+	for _, path := range paths {
+		b.WriteString(path)
+		b.WriteByte(0)
+	}
+	_, werr := p.paths.Write(b.Bytes())
+	p.paths.Close()
+	err := p.proc.Wait()
+	p.proc = nil
+	if err != nil {
+		return &gitError{args: updateIndex, stderr: p.stderr.String(), err: err}
+	}
+	if werr != nil {
+		return fmt.Errorf("git update-index: %w", werr)
+	}
+	return nil
 }
 
 func sameStamp(a, b os.FileInfo) bool {
@@ -108,6 +153,11 @@ func (p *preparedIndex) install() error {
 }
 
 func (p *preparedIndex) discard() {
+	if p.proc != nil { // started, never given paths: it stages none
+		p.paths.Close()
+		p.proc.Wait()
+		p.proc = nil
+	}
 	os.Remove(p.tmp)
 	os.Remove(p.tmp + ".lock")
 }
