@@ -7,6 +7,7 @@ import (
 	"io"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,7 +16,6 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -152,35 +152,26 @@ func (g *goGitObjects) writeTree(ctx context.Context, base string, entries []ent
 // entries of byDir under it applied, and returns it; empty reports a tree
 // left with no entries, which its parent drops as git does.
 func (g *goGitObjects) updateTree(h plumbing.Hash, absent bool, dir string, byDir map[string][]entry) (plumbing.Hash, bool, error) {
-	var tes []object.TreeEntry
+	var tes []treeEntry
 	if !absent {
-		t, err := object.GetTree(g.st, h)
+		data, err := g.readTree(h)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s: %w", dir, err)
 		}
-		tes = append(tes, t.Entries...)
+		var sorted bool
+		if tes, sorted, err = parseTree(data); err != nil {
+			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s: %w", dir, err)
+		}
+		if !sorted {
+			slices.SortStableFunc(tes, compareTreeEntries)
+		}
 	}
 	key := dir
 	if key == "" {
 		key = "."
 	}
-	set := func(name string, mode filemode.FileMode, hash plumbing.Hash, remove bool) {
-		for i, te := range tes {
-			if te.Name == name {
-				if remove {
-					tes = append(tes[:i], tes[i+1:]...)
-				} else {
-					tes[i] = object.TreeEntry{Name: name, Mode: mode, Hash: hash}
-				}
-				return
-			}
-		}
-		if !remove {
-			tes = append(tes, object.TreeEntry{Name: name, Mode: mode, Hash: hash})
-		}
-	}
 	for _, e := range byDir[key] {
-		set(path.Base(e.Path), filemode.FileMode(e.Mode), plumbing.NewHash(e.Hash), e.Mode == 0)
+		tes = setTreeEntry(tes, treeEntry{mode: modeBytes(e.Mode), name: []byte(path.Base(e.Path)), hash: plumbing.NewHash(e.Hash)}, e.Mode == 0)
 	}
 	// Subdirectories that hold changed entries, at any depth.
 	subs := map[string]bool{}
@@ -199,35 +190,25 @@ func (g *goGitObjects) updateTree(h plumbing.Hash, absent bool, dir string, byDi
 		var cur plumbing.Hash
 		present := false
 		for _, te := range tes {
-			if te.Name == name && te.Mode == filemode.Dir {
-				cur, present = te.Hash, true
+			if string(te.name) == name && te.isDir() {
+				cur, present = te.hash, true
 			}
 		}
 		if !present {
 			// A file of that name gives way to the directory, as in git.
-			set(name, 0, plumbing.ZeroHash, true)
+			tes = setTreeEntry(tes, treeEntry{name: []byte(name)}, true)
 		}
 		sh, empty, err := g.updateTree(cur, !present, path.Join(dir, name), byDir)
 		if err != nil {
 			return plumbing.ZeroHash, false, err
 		}
-		set(name, filemode.Dir, sh, empty)
+		tes = setTreeEntry(tes, treeEntry{mode: dirMode, name: []byte(name), hash: sh}, empty)
 	}
-	sort.Slice(tes, func(i, j int) bool { return treeKey(tes[i]) < treeKey(tes[j]) })
-	sh, err := g.write(&object.Tree{Entries: tes})
+	sh, err := writeLoose(filepath.Join(g.s.CommonDir, "objects"), plumbing.TreeObject, encodeTree(tes))
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("write tree: %w", err)
 	}
 	return sh, len(tes) == 0, nil
-}
-
-// treeKey orders tree entries as git does: by name, a directory's as if it
-// ended in "/".
-func treeKey(te object.TreeEntry) string {
-	if te.Mode == filemode.Dir {
-		return te.Name + "/"
-	}
-	return te.Name
 }
 
 func (g *goGitObjects) writeCommit(ctx context.Context, tree, parent, msg string) (string, error) {

@@ -132,6 +132,22 @@ func TestObjectsConformance(t *testing.T) {
 	second := conform(t, s, "commit on a parent", func(o objects) (string, error) { return o.writeCommit(ctx, tree2, first, msg) })
 	run(t, repo, "update-ref", "HEAD", second)
 
+	// Names that git orders by a directory's trailing "/": beside the
+	// directory x, the files x.md, x-y.md and x0.md, and a file that gives
+	// way to a directory of its name.
+	for _, name := range []string{"x.md", "x-y.md", "x0.md", "x/z.md", "a.md.d/e.md"} {
+		write(t, filepath.Join(s.Root, name), name+"\n")
+	}
+	os.Remove(filepath.Join(s.Root, "link.md"))
+	write(t, filepath.Join(s.Root, "link.md", "f.md"), "f\n")
+	run(t, repo, "add", "-A")
+	paths = []string{".claude/agent-memory/x.md", ".claude/agent-memory/x-y.md", ".claude/agent-memory/x0.md", ".claude/agent-memory/x/z.md", ".claude/agent-memory/a.md.d/e.md", ".claude/agent-memory/link.md", ".claude/agent-memory/link.md/f.md"}
+	entries = conform(t, s, "index entries, ordered names", func(o objects) ([]entry, error) { return o.indexEntries(ctx, index, paths) })
+	tree3 := conform(t, s, "tree with names ordered as git orders them", func(o objects) (string, error) { return o.writeTree(ctx, tree2, entries) })
+	if want := run(t, repo, "write-tree"); tree3 != want {
+		t.Errorf("tree %s, git write-tree %s", tree3, want)
+	}
+
 	conform(t, s, "head", func(o objects) (headT, error) {
 		c, tr, err := o.head(ctx)
 		return headT{c, tr}, err
