@@ -14,7 +14,9 @@
 # Environment: SHARED, N (500), RUNS (40), WARMUP (5), COMMITS (200000),
 # STORES (60), OUT (bench/out), KEEP=1, OLD (another mem binary to compare),
 # PROCS (0: how many idle processes to start outside the repository for
-# part 1, as a desktop has hundreds; a commit scans them, see settle).
+# part 1, as a desktop has hundreds; a commit scans them, see settle),
+# FILES (0: how many files of the user's own the repository holds beside
+# the store, as a project does; git's pair stats them all).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +30,7 @@ WARMUP=${WARMUP:-5}
 COMMITS=${COMMITS:-200000}
 STORES=${STORES:-60}
 PROCS=${PROCS:-0}
+FILES=${FILES:-0}
 
 log "setup"
 load
@@ -36,6 +39,18 @@ R=$TMP/repo-$N
 make_repo "$N" "$R"
 git -C "$R" config user.name bench
 git -C "$R" config user.email bench@example.com
+if [ "$FILES" -gt 0 ]; then
+  python3 - "$R/src" "$FILES" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    d = os.path.join(root, "d%03d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "f%03d.go" % (i % 100)), "w").write("package d // %d\n" % i)
+PY
+  git -C "$R" add -A && git -C "$R" commit -qm "$FILES files of the project"
+fi
+echo "files in the repository: $(git -C "$R" ls-files | wc -l)"
 echo 0 >"$TMP/counter"
 cat >"$TMP/next.sh" <<NEXT
 n=\$((\$(cat "$TMP/counter") + 1))
