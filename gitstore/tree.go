@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -117,8 +119,13 @@ func setTreeEntry(entries []treeEntry, e treeEntry, remove bool) []treeEntry {
 // modeBytes is mode as a tree writes it, in octal without leading zeros.
 func modeBytes(mode uint32) []byte { return strconv.AppendUint(nil, uint64(mode), 8) }
 
-// readTree is the data of the tree object h.
+// readTree is the data of the tree object h: loose, as mem's own commits
+// leave the store's tree, read directly (readLoose), else through go-git.
 func (g *goGitObjects) readTree(h plumbing.Hash) ([]byte, error) {
+	data, err := readLoose(filepath.Join(g.s.CommonDir, "objects"), plumbing.TreeObject, h)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return data, err
+	}
 	o, err := g.st.EncodedObject(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, err
@@ -128,7 +135,7 @@ func (g *goGitObjects) readTree(h plumbing.Hash) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
-	data := make([]byte, o.Size())
+	data = make([]byte, o.Size())
 	if _, err := io.ReadFull(r, data); err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)
 	}
