@@ -150,12 +150,16 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 	defer r.Close()
 	var mine string
 	var early earlyIndex
+	var cleaned func() (struct{}, error)
 	if s.WorkTree != "" {
 		// git update-index starts, and reads the index, while the files
 		// are written and synced.
 		early.wait = inBackground(func() (*preparedIndex, error) { return s.startIndex(ctx) })
 		defer early.discard()
-		s.removeStale(touchedDirs(s.Root, paths))
+		// So does the removal of what a killed mem left (it lists the
+		// store's directory), which must be done before the commit takes
+		// index.lock; it leaves this process's own files alone.
+		cleaned = inBackground(func() (struct{}, error) { s.removeStale(touchedDirs(s.Root, paths)); return struct{}{}, nil })
 		p := pending{Root: s.Root, Message: msg, Subject: subject}
 		for i, c := range changes {
 			p.Paths = append(p.Paths, pendingPath{Path: paths[i], Delete: c.Delete})
@@ -185,6 +189,7 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 	if s.WorkTree == "" {
 		return Result{Skipped: SkipNoRepo}, nil
 	}
+	cleaned()
 	res, err := s.commitPending(ctx, mine, &early)
 	if err != nil {
 		return Result{}, fmt.Errorf("apply: %w", err)
