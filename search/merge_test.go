@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -50,6 +51,20 @@ func TestReplace(t *testing.T) {
 			}
 			if want := Build(tt.want); !bytes.Equal(got.data, want.data) {
 				t.Errorf("replaced index (%d docs) differs from a build (%d docs)", got.Len(), want.Len())
+			}
+			// ReplaceFile writes, byte for byte, what Replace and WriteFile write.
+			dir := t.TempDir()
+			stamps := []Source{{Path: "/store", Kind: SourceDir, ModNs: 1, Size: 2}}
+			if err := got.WriteFile(dir+"/replaced", stamps); err != nil {
+				t.Fatal(err)
+			}
+			if err := ReplaceFile(Build(base), tt.paths, tt.docs, dir+"/direct", stamps); err != nil {
+				t.Fatal(err)
+			}
+			a, _ := os.ReadFile(dir + "/replaced")
+			b, _ := os.ReadFile(dir + "/direct")
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("ReplaceFile wrote %d bytes that differ from Replace's %d", len(b), len(a))
 			}
 		})
 	}

@@ -189,6 +189,14 @@ func (s Store) update(path string, old *search.Index, cur []search.Source, chang
 			return s.writeDelta(path, d, cur)
 		}
 	}
+	if err := search.ReplaceFile(old, paths, docs, path, cur); err == nil {
+		if ix, err := s.reopen(path); err == nil {
+			return ix, nil
+		}
+	}
+	// As before ReplaceFile: a change it cannot make rebuilds the cache,
+	// and a cache that cannot be written comes back in memory, with the
+	// error.
 	ix, err := search.Replace(old, paths, docs)
 	if err != nil {
 		return s.rebuild(path)
@@ -453,14 +461,20 @@ func (s Store) write(path string, ix *search.Index, stamps []search.Source) (*se
 	if err := ix.WriteFile(path, stamps); err != nil {
 		return ix, fmt.Errorf("write index: %w", err)
 	}
+	if written, err := s.reopen(path); err == nil {
+		return written, nil
+	}
+	return ix, nil
+}
+
+// reopen finishes a write of the cache at path: it removes the delta,
+// clears the stale marker and maps the cache as written.
+func (s Store) reopen(path string) (*search.Index, error) {
 	// After the cache, which holds the delta's changes now: a reader in
 	// between ignores the delta, made for the cache before.
 	os.Remove(search.DeltaPath(path))
 	search.ClearStale(s.Place.CacheDir())
-	if written, err := search.Open(path); err == nil {
-		return written, nil
-	}
-	return ix, nil
+	return search.Open(path)
 }
 
 // Rebuild parses every file again and rewrites the cache; the caller holds
