@@ -56,14 +56,14 @@ func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, er
 	found := map[string]entry{}
 	body := data[:len(data)-hashSize]
 	off := 12
-	var prev []byte
+	var prev, name4 []byte // version 4 builds each path on the previous one, in name4
 	for i := uint32(0); i < n; i++ {
 		start := off
 		if off+40+hashSize+2 > len(body) {
 			return nil, fmt.Errorf("%w: truncated", errIndexFormat)
 		}
 		mode := binary.BigEndian.Uint32(body[off+24 : off+28])
-		hash := hex.EncodeToString(body[off+40 : off+40+hashSize])
+		hash := body[off+40 : off+40+hashSize]
 		flags := binary.BigEndian.Uint16(body[off+40+hashSize:])
 		off += 40 + hashSize + 2
 		if flags&0x4000 != 0 { // extended flags
@@ -84,7 +84,8 @@ func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, er
 			if end < 0 {
 				return nil, fmt.Errorf("%w: truncated", errIndexFormat)
 			}
-			name = append(append([]byte{}, prev[:uint64(len(prev))-strip]...), body[off:off+end]...)
+			name4 = append(name4[:uint64(len(prev))-strip], body[off:off+end]...)
+			name = name4
 			off += end + 1
 		} else {
 			end := bytes.IndexByte(body[off:], 0)
@@ -97,7 +98,7 @@ func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, er
 		}
 		prev = name
 		if stage := (flags >> 12) & 3; stage == 0 && want[string(name)] {
-			found[string(name)] = entry{Path: string(name), Mode: mode, Hash: hash}
+			found[string(name)] = entry{Path: string(name), Mode: mode, Hash: hex.EncodeToString(hash)}
 		}
 	}
 	// Extensions: refuse the ones that change what the entries mean.

@@ -73,29 +73,39 @@ func (s *Store) removeStale(dirs []string) {
 // temporary files and that are stale. match returns the part of the name
 // that starts with "<pid>.", or "" when the name carries no pid.
 func removeStaleTemps(dir string, match func(name string) (pidAndRest string, ok bool)) {
-	des, err := os.ReadDir(dir)
+	// Names alone, and the type only of those that match: dir is the
+	// store's on every write, thousands of memories that os.ReadDir would
+	// sort and give an entry each.
+	d, err := os.Open(dir)
 	if err != nil {
 		return
 	}
-	for _, de := range des {
-		if de.IsDir() {
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return
+	}
+	for _, name := range names {
+		rest, ok := match(name)
+		if !ok {
 			continue
 		}
-		rest, ok := match(de.Name())
-		if !ok {
+		path := filepath.Join(dir, name)
+		fi, err := os.Lstat(path)
+		if err != nil || fi.IsDir() {
 			continue
 		}
 		if pidStr, _, found := strings.Cut(rest, "."); found && pidStr != "" {
 			pid, err := strconv.Atoi(pidStr)
 			if err == nil && pid > 0 {
 				if pid != os.Getpid() && !processAlive(pid, "-") {
-					os.Remove(filepath.Join(dir, de.Name()))
+					os.Remove(path)
 				}
 				continue
 			}
 		}
-		if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > staleAge {
-			os.Remove(filepath.Join(dir, de.Name()))
+		if time.Since(fi.ModTime()) > staleAge {
+			os.Remove(path)
 		}
 	}
 }

@@ -36,6 +36,16 @@ var errTreeFormat = errors.New("malformed tree object")
 // parseTree reads a tree object's entries; sorted reports whether they are in
 // git's order (a tree another tool wrote may not be).
 func parseTree(data []byte) (entries []treeEntry, sorted bool, err error) {
+	// Counted first, to be allocated once: a store's tree has thousands.
+	n := 0
+	for rest := data; ; n++ {
+		nul := bytes.IndexByte(rest, 0)
+		if nul < 0 || len(rest) < nul+1+len(plumbing.Hash{}) {
+			break
+		}
+		rest = rest[nul+1+len(plumbing.Hash{}):]
+	}
+	entries = make([]treeEntry, 0, n+1) // +1: the entry a commit adds
 	sorted = true
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
