@@ -234,9 +234,9 @@ func (r *replacement) edited(term string, old []byte) (int, []byte, bool) {
 	return len(r.docsBuf), r.listBuf, true
 }
 
-// full lays out the whole result: the lists of the terms the replacement
-// touched encoded again, every other list, norm and record copied.
-// sections are the replaced cache's sections, its stamps left empty.
+// sections lays out the whole result, its stamps left empty: the lists of
+// the terms the replacement touched encoded again, every other list, norm
+// and record copied.
 func (r *replacement) sections() ([numSections][]byte, error) {
 	ix := r.ix
 	// Terms: the dictionary merged with the new documents' terms that it
