@@ -162,7 +162,8 @@
 // A refresh after a few files changed does not rebuild: Replace re-encodes
 // only the posting lists of the terms the changed documents had or have,
 // copies every other list, norm and record with its checksum, and its
-// result is byte for byte what Build would write. For a large cache
+// result is byte for byte what Build would write (ReplaceFile writes it
+// to the cache file without first joining it in memory). For a large cache
 // (2 MB and more) the refresh writes those lists, norms and records as a
 // delta beside the cache instead (ReplaceDelta, delta.go: about 1 MB at
 // 10,000 memories against 13 MB), which Open reads with the cache as one

@@ -96,9 +96,9 @@ func (s Store) RefreshMarked() (*search.Index, error) { return s.refresh(true, n
 // refresh brings the cache up to date. When no directory changed, the files
 // are those the cache was built from, and only those whose stamps changed
 // are parsed; when one did, the stores are listed again and compared with
-// the stamps. Either way the changes go in with search.Replace: an edited
-// memory's postings are rewritten and every other list copied. A missing or
-// damaged cache is rebuilt from every file.
+// the stamps. Either way the changes go in with search.ReplaceFile (a delta
+// for a large cache): an edited memory's postings are rewritten and every
+// other list copied. A missing or damaged cache is rebuilt from every file.
 func (s Store) refresh(marked bool, stale *Stale) (*search.Index, error) {
 	path := s.Place.IndexPath() // reads Claude Code's settings: once
 	old, err := search.Open(path)
