@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mem-dev/mem/internal/locate"
 )
 
 // processStart names the start of process pid, so that a pid reused by a
@@ -94,6 +97,7 @@ func gitsStartedBefore(workTree string, since time.Time) []int {
 		return nil
 	}
 	self := strconv.Itoa(os.Getpid())
+	root := []byte(filepath.Clean(workTree))
 	var pids []int
 	var link [4096]byte
 	var argv [256]byte
@@ -108,7 +112,8 @@ func gitsStartedBefore(workTree string, since time.Time) []int {
 		// memory (at 500 processes the scan took 5 ms that way, 2 ms
 		// this way).
 		n, err := syscall.Readlink("/proc/"+name+"/cwd", link[:])
-		if err != nil || !within(link[:n], workTree) {
+		// A prefix of bytes first, which allocates nothing; Within decides.
+		if err != nil || !bytes.HasPrefix(link[:n], root) || !locate.Within(workTree, string(link[:n])) {
 			continue
 		}
 		argv0, _, _ := bytes.Cut(readStart("/proc/"+name+"/cmdline", argv[:]), []byte{0})
@@ -124,12 +129,6 @@ func gitsStartedBefore(workTree string, since time.Time) []int {
 		}
 	}
 	return pids
-}
-
-// within reports whether dir is root or lies under it.
-func within(dir []byte, root string) bool {
-	root = strings.TrimSuffix(root, "/")
-	return bytes.HasPrefix(dir, []byte(root)) && (len(dir) == len(root) || dir[len(root)] == '/')
 }
 
 // readStart reads the first len(buf) bytes of the file at path into buf,

@@ -48,11 +48,22 @@ const (
 
 // assemble writes the header and the sections, each aligned to 8 bytes.
 func assemble(secs [numSections][]byte) []byte {
+	return bytes.Join(frame(secs, sectionSums(secs)), nil)
+}
+
+// sectionSums are the checksums of secs, as a header holds them.
+func sectionSums(secs [numSections][]byte) [numSections]uint32 {
 	var sums [numSections]uint32
 	for i, s := range secs {
 		sums[i] = checksum(s)
 	}
-	return bytes.Join(frame(secs, sums), nil)
+	return sums
+}
+
+// writeSections writes the cache file of secs, whose checksums are sums,
+// to path, unsynced (see doc.go) and without joining it in memory.
+func writeSections(path string, secs [numSections][]byte, sums [numSections]uint32) error {
+	return atomicfile.WritePartsUnsynced(path, 0o600, frame(secs, sums)...)
 }
 
 // frame lays out a cache file as parts to write in order: the header (for
@@ -229,7 +240,7 @@ func (ix *Index) WriteFile(path string, sources []Source) error {
 		sums[i] = binary.LittleEndian.Uint32(ix.data[16+i*secEntrySize+16:])
 	}
 	sums[secSources] = checksum(secs[secSources])
-	return atomicfile.WritePartsUnsynced(path, 0o600, frame(secs, sums)...)
+	return writeSections(path, secs, sums)
 }
 
 // Size is the length of the cache file, its delta left out.

@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-
-	"github.com/mem-dev/mem/internal/atomicfile"
 )
 
 // Replace returns an index of ix's documents in which the files named in
@@ -63,11 +61,7 @@ func ReplaceFile(ix *Index, paths []string, docs []Doc, path string, sources []S
 		return err
 	}
 	secs[secSources] = appendSources(nil, sources)
-	var sums [numSections]uint32
-	for i, sec := range secs {
-		sums[i] = checksum(sec)
-	}
-	return atomicfile.WritePartsUnsynced(path, 0o600, frame(secs, sums)...)
+	return writeSections(path, secs, sectionSums(secs))
 }
 
 // updateChanged is the Update that Replace leaves a change to: the
