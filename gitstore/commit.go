@@ -150,7 +150,7 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 	defer r.Close()
 	var mine string
 	var early earlyIndex
-	var cleaned func() (struct{}, error)
+	var cleaned func()
 	if s.WorkTree != "" {
 		// git update-index starts, and reads the index, while the files
 		// are written and synced.
@@ -159,7 +159,7 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		// So does the removal of what a killed mem left (it lists the
 		// store's directory), which must be done before the commit takes
 		// index.lock; it leaves this process's own files alone.
-		cleaned = inBackground(func() (struct{}, error) { s.removeStale(touchedDirs(s.Root, paths)); return struct{}{}, nil })
+		cleaned = alongside(func() { s.removeStale(touchedDirs(s.Root, paths)) })
 		p := pending{Root: s.Root, Message: msg, Subject: subject}
 		for i, c := range changes {
 			p.Paths = append(p.Paths, pendingPath{Path: paths[i], Delete: c.Delete})
@@ -183,8 +183,7 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		}
 	}
 	if info.Meanwhile != nil {
-		meanwhile := inBackground(func() (struct{}, error) { info.Meanwhile(); return struct{}{}, nil })
-		defer meanwhile()
+		defer alongside(info.Meanwhile)() // started now, waited for on return
 	}
 	if s.WorkTree == "" {
 		return Result{Skipped: SkipNoRepo}, nil
@@ -575,6 +574,12 @@ func (s *Store) guessCommit(ctx context.Context, obj objects, gitPaths []string,
 	var err error
 	g.commit, g.old, err = s.commitOn(ctx, obj, g.entries, msg)
 	return g, err
+}
+
+// alongside runs f in a goroutine of its own and returns the wait for it.
+func alongside(f func()) (wait func()) {
+	done := inBackground(func() (struct{}, error) { f(); return struct{}{}, nil })
+	return func() { done() }
 }
 
 // inBackground runs f in a goroutine of its own and returns the wait for
