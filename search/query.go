@@ -19,8 +19,9 @@ type qterm struct {
 	weight    float64
 	prompt    bool // from the prompt itself (not only the previous turn)
 	entity    bool
-	expansion bool // added by the thesaurus or a join, not typed
-	group     int  // >0: a term and its expansions, which substitute for each other rather than add up
+	expansion bool   // added by the thesaurus or a join, not typed
+	group     int    // >0: a term and its expansions, which substitute for each other rather than add up
+	whole     string // the entity of the prompt this term was split from, "" for a word typed alone (see token)
 }
 
 // written reports whether t is a word of the prompt's prose, which its
@@ -61,7 +62,7 @@ func parsePrompt(prompt string) Query {
 			w = weightCode
 		}
 		tokenize(text, func(t token) {
-			q.add(acc, qterm{term: t.term, weight: w, prompt: true, entity: t.entity})
+			q.add(acc, qterm{term: t.term, weight: w, prompt: true, entity: t.entity, whole: t.whole})
 		})
 		if !code && len(q.joins) < maxJoins {
 			joins(text, func(term string) bool {
@@ -236,6 +237,9 @@ func isPlainWord(w string) bool {
 func (q *Query) add(acc map[string]int, t qterm) {
 	if i, ok := acc[t.term]; ok {
 		q.terms[i].weight = max(q.terms[i].weight, t.weight)
+		if t.prompt && t.whole == "" {
+			q.terms[i].whole = "" // the prompt also has it alone: a word of its own
+		}
 		return
 	}
 	acc[t.term] = len(q.terms)

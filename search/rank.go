@@ -523,51 +523,71 @@ func result(d Doc, score float64) Result {
 }
 
 // phrases returns, for each document, the aliases (as bits, see Build) that
-// hold two or more of the prompt's own words, a word and its synonyms
-// counting once; nil when aliases count fully anyway or the store has none.
+// hold two or more of the prompt's own words; nil when aliases count fully
+// anyway or the store has none. A word counts once with its synonyms, and
+// an identifier once with its parts: "atlas-web" typed once is one word,
+// though it meets an alias in "atlas-web", "atlas" and "web".
 func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 	if p.alone == 1 || ix.avgLen[fieldAliases] == 0 {
 		return nil
 	}
 	once := make([]uint8, ix.nDocs)  // aliases that hold one word so far
 	twice := make([]uint8, ix.nDocs) // aliases that hold two
-	group := make([]uint8, ix.nDocs) // a group's aliases, per document, while it is gathered
+	word := make([]uint8, ix.nDocs)  // one word's aliases, per document, while it is gathered
 	var reached []int32
 	fold := func(doc int, m uint8) {
 		twice[doc] |= once[doc] & m
 		once[doc] |= m
 	}
-	done := map[int]bool{}
-	for i, st := range stats {
-		if !st.prompt || st.group > 0 && done[st.group] {
+	words := make([]string, len(stats))
+	for i := range stats {
+		words[i] = typedWord(stats, i)
+	}
+	done := make([]bool, len(stats))
+	for i := range stats {
+		if !stats[i].prompt || done[i] {
 			continue
 		}
-		members := []termStat{st}
-		if st.group > 0 {
-			done[st.group] = true
-			for _, o := range stats[i+1:] {
-				if o.group == st.group && o.prompt {
-					members = append(members, o)
-				}
+		for j := i; j < len(stats); j++ {
+			o := stats[j]
+			if done[j] || !o.prompt || words[j] != words[i] {
+				continue
 			}
-		}
-		for _, m := range members {
-			ix.eachPosting(m.post, func(doc int, tf *[numFields]uint8) {
+			done[j] = true
+			ix.eachPosting(o.post, func(doc int, tf *[numFields]uint8) {
 				if a := tf[fieldAliases]; a != 0 {
-					if group[doc] == 0 {
+					if word[doc] == 0 {
 						reached = append(reached, int32(doc))
 					}
-					group[doc] |= a
+					word[doc] |= a
 				}
 			})
 		}
 		for _, doc := range reached {
-			fold(int(doc), group[doc])
-			group[doc] = 0
+			fold(int(doc), word[doc])
+			word[doc] = 0
 		}
 		reached = reached[:0]
 	}
 	return twice
+}
+
+// typedWord names the word of the prompt that stats[i] stands for: the
+// identifier it was split from, or the typed word a synonym stands in for.
+func typedWord(stats []termStat, i int) string {
+	st := stats[i]
+	if st.group > 0 {
+		for _, o := range stats {
+			if o.group == st.group && !o.expansion {
+				st = o
+				break
+			}
+		}
+	}
+	if st.whole != "" {
+		return st.whole
+	}
+	return st.term
 }
 
 // hasSummary reports whether document doc has a description: a memory

@@ -385,6 +385,19 @@ func TestAliasesAndSummary(t *testing.T) {
 			want:   "phrase",
 		},
 		{
+			// One identifier typed once is one word, though it meets an
+			// alias in four terms ("larkspur-atlas-web" and its parts):
+			// the first memory's alias holds only it, the second's holds
+			// two words of the prompt. Counted by terms, the first would
+			// win on its rarer terms.
+			name: "an identifier is one word of a phrase",
+			docs: append(filler(20, "build"),
+				withAliases(doc("entity", "Frontend builds", "How the web app is built", "fact", "Run pnpm build."), "larkspur-atlas-web homepage"),
+				withAliases(doc("words", "Frontend builds", "How the web app is built", "fact", "Run pnpm build."), "slow ci runs")),
+			prompt: "the larkspur-atlas-web build is slow on ci",
+			want:   "words",
+		},
+		{
 			name: "an alias met as a phrase is enough",
 			docs: append(filler(20, "desk"), withAliases(doc("vat", "Spanish VAT rounds per line", "VAT is rounded per order line", "gotcha",
 				"Rounding the total is off by a cent."), "my basket is a penny short")),

@@ -10,6 +10,9 @@ import (
 type token struct {
 	term   string
 	entity bool // a whole identifier, path, file name or ticket id, kept joined and unstemmed
+	// whole is the entity this term was split from ("atlas" and "web" of
+	// "atlas-web"), "" for a word typed alone or the entity itself.
+	whole string
 }
 
 // Tokens returns the terms that text contributes to the index, in order:
@@ -75,6 +78,11 @@ func tokenizeChunk(chunk string, buf []byte, cache map[string]string, skip func(
 	if len(c) <= 80 && isIdentifier(c) {
 		ent := strings.ToLower(c)
 		emit(token{term: ent, entity: true})
+		whole := emit
+		emit = func(t token) {
+			t.whole = ent
+			whole(t)
+		}
 		// A path also yields its file name ("shop/checkout/tax.py" → "tax.py").
 		if i := strings.LastIndexAny(ent, "/\\"); i >= 0 && i+1 < len(ent) {
 			base := ent[i+1:]
