@@ -102,7 +102,9 @@ var commitTimeout = 10 * time.Second
 // pending (Result.Pending) and Result.Skipped says why there is no commit; the
 // next Apply or Flush commits it. Outside git the files are written and never
 // committed. A path that escapes the store, or content that Check refuses,
-// fails the whole call before anything is written.
+// fails the whole call before anything is written; so does a file or the
+// journal that cannot be written (each file's content is written and synced
+// beside it before any is put in place).
 func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (Result, error) {
 	msg, subject, err := message(info)
 	if err != nil {
@@ -160,25 +162,41 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		// store's directory), which must be done before the commit takes
 		// index.lock; it leaves this process's own files alone.
 		cleaned = alongside(func() { s.removeStale(touchedDirs(s.Root, paths)) })
+	}
+	// The new contents are written and synced beside their files while the
+	// journal is: only putting them in place waits for it.
+	staging := inBackground(func() ([]staged, error) { return s.stageAll(r, changes, paths) })
+	if s.WorkTree != "" {
 		p := pending{Root: s.Root, Message: msg, Subject: subject}
 		for i, c := range changes {
 			p.Paths = append(p.Paths, pendingPath{Path: paths[i], Delete: c.Delete})
 		}
-		// The journal first: a write is never on disk without it.
+		// The journal first: a write is never in place without it.
 		if mine, err = s.addPending(p); err != nil {
+			if sts, err := staging(); err == nil {
+				discardAll(r, sts)
+			}
 			return Result{}, fmt.Errorf("apply: %w", err)
 		}
+	}
+	sts, err := staging()
+	if err != nil {
+		if mine != "" {
+			s.removePending(mine) // nothing was written
+		}
+		return Result{}, fmt.Errorf("apply: %w", err)
 	}
 	for i, c := range changes {
 		if c.Delete {
 			err = s.remove(r, paths[i])
 		} else {
-			err = s.writeAtomic(r, paths[i], c.Data)
+			err = s.install(r, sts[i])
 		}
 		if err != nil {
 			if mine != "" && i == 0 {
 				s.removePending(mine) // nothing was written
 			}
+			discardAll(r, sts[i+1:])
 			return Result{}, fmt.Errorf("apply: %w", err)
 		}
 	}
@@ -194,6 +212,30 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		return Result{}, fmt.Errorf("apply: %w", err)
 	}
 	return res, nil
+}
+
+// stageAll stages the new content of each change that is no deletion (see
+// stage), at the change's index; on an error it leaves none staged.
+func (s *Store) stageAll(r *os.Root, changes []Change, paths []string) ([]staged, error) {
+	sts := make([]staged, len(changes))
+	for i, c := range changes {
+		if c.Delete {
+			continue
+		}
+		st, err := s.stage(r, paths[i], c.Data)
+		if err != nil {
+			discardAll(r, sts[:i])
+			return nil, err
+		}
+		sts[i] = st
+	}
+	return sts, nil
+}
+
+func discardAll(r *os.Root, sts []staged) {
+	for _, st := range sts {
+		st.discard(r)
+	}
 }
 
 // earlyIndex hands the index copy that Apply started before it wrote the

@@ -415,3 +415,52 @@ func TestGitsStartedBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyFailsWhole: an Apply that cannot write one of its files, or its
+// journal, puts none of its files in place and leaves no temporary file and
+// no journal entry behind.
+func TestApplyFailsWhole(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, s *Store) // makes the Apply fail
+	}{
+		{"a path that is a directory", func(t *testing.T, s *Store) {
+			if err := os.MkdirAll(filepath.Join(s.Root, "b.md"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a journal that cannot be written", func(t *testing.T, s *Store) {
+			write(t, s.pendingDir(), "not a directory\n")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, s := newRepo(t)
+			tt.setup(t, s)
+			ctx := context.Background()
+			unlock, err := s.Lock(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unlock()
+			changes := []Change{{Path: "a.md", Data: []byte("a\n")}, {Path: "b.md", Data: []byte("b\n")}}
+			if _, err := s.Apply(ctx, changes, CommitInfo{Action: "store", Slug: "a"}); err == nil {
+				t.Fatal("Apply succeeded")
+			}
+			if _, err := os.Stat(filepath.Join(s.Root, "a.md")); err == nil {
+				t.Error("a.md was put in place by an Apply that failed")
+			}
+			entries, _ := os.ReadDir(s.Root)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp-") {
+					t.Errorf("temporary file left: %s", e.Name())
+				}
+			}
+			if fi, err := os.Stat(s.pendingDir()); err == nil && fi.IsDir() {
+				if pend, _ := os.ReadDir(s.pendingDir()); len(pend) > 0 {
+					t.Errorf("journal entries left: %v", pend)
+				}
+			}
+		})
+	}
+}
