@@ -75,19 +75,16 @@ func tokenizeChunk(chunk string, buf []byte, cache map[string]string, skip func(
 		return buf
 	}
 	// Entity: a chunk with an internal separator or an inner capital.
+	whole := "" // the entity the chunk's words are parts of
 	if len(c) <= 80 && isIdentifier(c) {
 		ent := strings.ToLower(c)
 		emit(token{term: ent, entity: true})
-		whole := emit
-		emit = func(t token) {
-			t.whole = ent
-			whole(t)
-		}
+		whole = ent
 		// A path also yields its file name ("shop/checkout/tax.py" → "tax.py").
 		if i := strings.LastIndexAny(ent, "/\\"); i >= 0 && i+1 < len(ent) {
 			base := ent[i+1:]
 			if strings.ContainsAny(base, "-_.") {
-				emit(token{term: base, entity: true})
+				emit(token{term: base, entity: true, whole: whole})
 			}
 		}
 	}
@@ -96,7 +93,7 @@ func tokenizeChunk(chunk string, buf []byte, cache map[string]string, skip func(
 	var prev rune
 	flush := func(end int) {
 		if start >= 0 {
-			buf = emitWord(c[start:end], buf, cache, skip, emit)
+			buf = emitWord(c[start:end], whole, buf, cache, skip, emit)
 		}
 		start = -1
 	}
@@ -158,8 +155,9 @@ func isIdentifier(c string) bool {
 	return upperInside && lower
 }
 
-// emitWord lowercases, filters and stems one word.
-func emitWord(w string, buf []byte, cache map[string]string, skip func([]byte) bool, emit func(token)) []byte {
+// emitWord lowercases, filters and stems one word, a part of the entity
+// whole when that is not "".
+func emitWord(w, whole string, buf []byte, cache map[string]string, skip func([]byte) bool, emit func(token)) []byte {
 	buf = buf[:0]
 	for _, r := range w {
 		if r == '’' {
@@ -180,7 +178,7 @@ func emitWord(w string, buf []byte, cache map[string]string, skip func([]byte) b
 	if cache != nil {
 		if term, ok := cache[string(buf)]; ok {
 			if term != "" {
-				emit(token{term: term})
+				emit(token{term: term, whole: whole})
 			}
 			return buf
 		}
@@ -190,7 +188,7 @@ func emitWord(w string, buf []byte, cache map[string]string, skip func([]byte) b
 		cache[string(buf)] = term
 	}
 	if term != "" {
-		emit(token{term: term})
+		emit(token{term: term, whole: whole})
 	}
 	return buf
 }
