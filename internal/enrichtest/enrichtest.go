@@ -28,6 +28,25 @@ func Cassette(tb testing.TB) *modeltest.Cassette {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return load(tb, path)
+}
+
+// SecondCassette returns a second recording of answers to the same prompts
+// (shared.SecondEnrichCassette): one draw of a model's aliases moves the
+// dev battery's figures by up to three prompts, so a figure that holds on
+// one recording and not on the other was luck. It skips the test while
+// MEM_ENRICH_CASSETTE names a recording of other prompts.
+func SecondCassette(tb testing.TB) *modeltest.Cassette {
+	tb.Helper()
+	path, ok := shared.SecondEnrichCassette()
+	if !ok {
+		tb.Skipf("skipping: %s names another recording; the second recording answers the shipped enrich prompt", shared.EnrichCassetteEnv)
+	}
+	return load(tb, path)
+}
+
+func load(tb testing.TB, path string) *modeltest.Cassette {
+	tb.Helper()
 	c, err := modeltest.LoadCassette(path)
 	if err != nil {
 		tb.Fatal(err)

@@ -46,6 +46,17 @@ func EnrichCassette() (string, error) {
 	return filepath.Join(moduleRoot(), "internal", "enrichtest", "testdata", "cassette.jsonl"), nil
 }
 
+// SecondEnrichCassette is the path of a second recording of answers to the
+// same enrich prompts (internal/enrichtest/testdata/cassette-2.jsonl), and
+// false when $MEM_ENRICH_CASSETTE names a recording of other prompts, which
+// it would not fit.
+func SecondEnrichCassette() (string, bool) {
+	if os.Getenv(EnrichCassetteEnv) != "" {
+		return "", false
+	}
+	return filepath.Join(moduleRoot(), "internal", "enrichtest", "testdata", "cassette-2.jsonl"), true
+}
+
 // Need returns Path(elem...), or skips the test when it is not there.
 func Need(tb testing.TB, elem ...string) string {
 	tb.Helper()
