@@ -25,7 +25,10 @@
 //     delete it, and no `git commit` runs between the two. The user's other
 //     staged and unstaged work is untouched.
 //   - Nothing written is left uncommitted. Apply records each write in a
-//     journal (<StateDir>/pending/) before it touches a file and clears it
+//     journal (<StateDir>/pending/) before it puts a file in place (the new
+//     contents are written and synced beside their files meanwhile, and none
+//     is put in place when one of them or the journal cannot be written) and
+//     clears it
 //     once the branch holds the commit. A write that could not be committed
 //     (another git held index.lock past a short wait, the branch kept moving,
 //     mem was killed, a merge was in progress) is committed, with its own
