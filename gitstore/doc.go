@@ -10,7 +10,7 @@
 //     [ErrEscape]; nothing outside Root is read or written. Paths with a ".git"
 //     component are refused too.
 //   - Atomic files. A file is written to a temporary file in the same directory
-//     (".<name>.tmp-<random>", never ending in ".md"), fsynced, renamed over the
+//     (".<name>.tmp-<pid>-<random>", never ending in ".md"), fsynced, renamed over the
 //     target, and the directory is fsynced. A crash leaves either the old or
 //     the new content, and at worst a dot-named temporary file that [Store.Walk]
 //     never reports.
