@@ -171,35 +171,10 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	// Look the terms up; a term the store never uses matches nothing, but in
 	// a small store it is evidence (see unseen below).
 	maxIDF := ix.idf(0)
-	terms := q.terms
-	if p.expand > 0 {
-		terms = expand(terms, p.expand)
-	}
-	stats := make([]termStat, 0, len(terms))
-	unseenMass := 0.0
-	for _, t := range terms {
-		if !t.prompt {
-			t.weight *= p.previous / weightPrevious
-		}
-		if e := ix.lookup(t.term); e >= 0 {
-			stats = append(stats, termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))})
-		} else if t.written() && !t.entity {
-			unseenMass += t.weight
-		}
-	}
-	// Words the prompt spells apart and the store joined add to the
-	// memories that have the joined word, beside what the two words score
-	// apart; like a synonym, a joined word does not raise the best possible
-	// score, so the bar for the others stays where it was.
-	for _, j := range q.joins {
-		if e := ix.lookup(j); e >= 0 && !slices.ContainsFunc(stats, func(st termStat) bool { return st.term == j }) {
-			stats = append(stats, termStat{qterm: qterm{term: j, weight: p.join, prompt: true, expansion: true}, entry: e, idf: ix.idf(ix.docFreq(e))})
-		}
-	}
+	stats, unseenMass := ix.termStats(q, p)
 	if len(stats) == 0 {
 		return nil
 	}
-	stats = ix.withPostings(capTerms(stats))
 
 	// Scores accumulate in float32: at 10,000 memories each array a search
 	// writes is pages the hook faults in, and ranking needs no more digits.
@@ -296,6 +271,41 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// termStats looks up the query's terms, with their thesaurus expansions
+// and the joined words the store has, and keeps the weightiest (capTerms)
+// whose postings are sound. unseenMass is the weight of the prose words the
+// store never uses: in a small store it is evidence (see search).
+func (ix *Index) termStats(q Query, p *params) (stats []termStat, unseenMass float64) {
+	terms := q.terms
+	if p.expand > 0 {
+		terms = expand(terms, p.expand)
+	}
+	stats = make([]termStat, 0, len(terms))
+	for _, t := range terms {
+		if !t.prompt {
+			t.weight *= p.previous / weightPrevious
+		}
+		if e := ix.lookup(t.term); e >= 0 {
+			stats = append(stats, termStat{qterm: t, entry: e, idf: ix.idf(ix.docFreq(e))})
+		} else if t.written() && !t.entity {
+			unseenMass += t.weight
+		}
+	}
+	// Words the prompt spells apart and the store joined add to the
+	// memories that have the joined word, beside what the two words score
+	// apart; like a synonym, a joined word does not raise the best possible
+	// score, so the bar for the others stays where it was.
+	for _, j := range q.joins {
+		if e := ix.lookup(j); e >= 0 && !slices.ContainsFunc(stats, func(st termStat) bool { return st.term == j }) {
+			stats = append(stats, termStat{qterm: qterm{term: j, weight: p.join, prompt: true, expansion: true}, entry: e, idf: ix.idf(ix.docFreq(e))})
+		}
+	}
+	if len(stats) == 0 {
+		return nil, unseenMass
+	}
+	return ix.withPostings(capTerms(stats)), unseenMass
 }
 
 // maxPrevious is how many terms of the previous turn a query keeps: its
@@ -573,16 +583,16 @@ func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 }
 
 // typedWord names the word of the prompt that stats[i] stands for: the
-// identifier it was split from, or the typed word a synonym stands in for.
+// identifier it was split from, or the typed word a synonym stands in for
+// (the synonyms' group, when the store lacks the word itself).
 func typedWord(stats []termStat, i int) string {
 	st := stats[i]
-	if st.group > 0 {
-		for _, o := range stats {
-			if o.group == st.group && !o.expansion {
-				st = o
-				break
-			}
+	if st.expansion && st.group > 0 {
+		j := slices.IndexFunc(stats, func(o termStat) bool { return o.group == st.group && !o.expansion })
+		if j < 0 {
+			return "\x00" + strconv.Itoa(st.group) // no term has a NUL
 		}
+		st = stats[j]
 	}
 	if st.whole != "" {
 		return st.whole

@@ -866,3 +866,35 @@ func TestCloseCall(t *testing.T) {
 		})
 	}
 }
+
+// TestPhrases: an alias counts as met in a phrase when it holds two words
+// of the prompt, a word counting once with its synonyms (whether or not the
+// store has the word itself) and an identifier once with its parts.
+func TestPhrases(t *testing.T) {
+	tests := []struct {
+		name, prompt, alias string
+		want                bool
+	}{
+		{"two words", "the deploy froze", "deploy froze again", true},
+		{"one word", "the deploy froze", "deploy went fine", false},
+		{"an identifier and its parts", "atlas-web broke", "atlas-web homepage", false},
+		{"an identifier and a word", "atlas-web broke", "atlas-web broke again", true},
+		{"a part typed alone too", "atlas-web and the web app", "atlas-web homepage", true},
+		{"synonyms of a word the store has", "the alarm went off", "alarm alert noise", false},
+		{"synonyms of a word the store lacks", "a 502 on checkout", "outage incident report", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The second memory gives the store the word "alarm".
+			ix := Build([]Doc{withAlias(doc("m", "Some note", "About something", "fact", "Body."), tt.alias),
+				doc("alarm", "Alarm", "The alarm", "fact", "alarm")})
+			stats, _ := ix.termStats(ParseQuery(tt.prompt, ""), &defaults)
+			ph := ix.phrases(stats, &defaults)
+			if got := ph != nil && ph[0] != 0; got != tt.want {
+				t.Errorf("%q against alias %q: met as a phrase %v, want %v", tt.prompt, tt.alias, got, tt.want)
+			}
+		})
+	}
+}
+
+func withAlias(d Doc, alias string) Doc { d.Aliases = []string{alias}; return d }
