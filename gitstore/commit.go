@@ -150,23 +150,20 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		return Result{}, fmt.Errorf("apply: %w", err)
 	}
 	defer r.Close()
+	// The new contents are written and synced beside their files while the
+	// journal is: only putting them in place waits for it.
+	staging := inBackground(func() ([]staged, error) { return s.stageAll(r, changes, paths) })
 	var mine string
 	var early earlyIndex
 	var cleaned func()
 	if s.WorkTree != "" {
-		// git update-index starts, and reads the index, while the files
-		// are written and synced.
+		// git update-index starts, and reads the index, meanwhile too.
 		early.wait = inBackground(func() (*preparedIndex, error) { return s.startIndex(ctx) })
 		defer early.discard()
 		// So does the removal of what a killed mem left (it lists the
 		// store's directory), which must be done before the commit takes
 		// index.lock; it leaves this process's own files alone.
 		cleaned = alongside(func() { s.removeStale(touchedDirs(s.Root, paths)) })
-	}
-	// The new contents are written and synced beside their files while the
-	// journal is: only putting them in place waits for it.
-	staging := inBackground(func() ([]staged, error) { return s.stageAll(r, changes, paths) })
-	if s.WorkTree != "" {
 		p := pending{Root: s.Root, Message: msg, Subject: subject}
 		for i, c := range changes {
 			p.Paths = append(p.Paths, pendingPath{Path: paths[i], Delete: c.Delete})

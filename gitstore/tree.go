@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -74,14 +75,7 @@ func compareTreeEntries(a, b treeEntry) int {
 	if c := bytes.Compare(a.name[:n], b.name[:n]); c != 0 {
 		return c
 	}
-	ca, cb := nextKeyByte(a, n), nextKeyByte(b, n)
-	switch {
-	case ca < cb:
-		return -1
-	case ca > cb:
-		return 1
-	}
-	return 0
+	return cmp.Compare(nextKeyByte(a, n), nextKeyByte(b, n))
 }
 
 // nextKeyByte is the byte of e's sort key at i, past its name: "/" for a

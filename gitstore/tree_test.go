@@ -30,12 +30,8 @@ func TestParseTreeRoundTrip(t *testing.T) {
 	if err != nil || !sorted {
 		t.Fatalf("parseTree: sorted %v, %v", sorted, err)
 	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, string(e.name)+map[bool]string{true: "/"}[e.isDir()])
-	}
-	if want := "x-y.md x.md x/ x0.md"; strings.Join(names, " ") != want {
-		t.Errorf("entries %q, want %q", names, want)
+	if got, want := treeNames(entries), "x-y.md x.md x/ x0.md"; got != want {
+		t.Errorf("entries %q, want %q", got, want)
 	}
 	if got := encodeTree(entries); !bytes.Equal(got, data) {
 		t.Errorf("encoded again:\n%q\nwant\n%q", got, data)
@@ -85,16 +81,24 @@ func TestSetTreeEntry(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := setTreeEntry(slices.Clone(tt.start), tt.set, tt.remove)
-			var names []string
-			for _, e := range got {
-				names = append(names, string(e.name)+map[bool]string{true: "/"}[e.isDir()])
-			}
-			if strings.Join(names, " ") != tt.want {
-				t.Errorf("got %q, want %q", names, tt.want)
+			if got := treeNames(setTreeEntry(slices.Clone(tt.start), tt.set, tt.remove)); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
+}
+
+// treeNames lists entries' names in order, a directory's ending in "/".
+func treeNames(entries []treeEntry) string {
+	var names []string
+	for _, e := range entries {
+		n := string(e.name)
+		if e.isDir() {
+			n += "/"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, " ")
 }
 
 // FuzzParseTree: a tree object from anywhere never panics the parser, and
