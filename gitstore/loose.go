@@ -118,7 +118,10 @@ func readLoose(objectsDir string, t plumbing.ObjectType, h plumbing.Hash) ([]byt
 	if _, err := io.CopyN(buf, zr, n); err != nil {
 		return nil, fmt.Errorf("object %s: %w", hex, err)
 	}
-	if _, err := zr.Read(b[:]); err != io.EOF {
+	// Nothing may follow the body, as git has it. zlib may return the last
+	// bytes together with io.EOF, so one Read cannot tell; to its end, it
+	// also checks the stream's checksum.
+	if extra, err := io.Copy(io.Discard, io.LimitReader(zr, 1)); err != nil || extra > 0 {
 		return nil, fmt.Errorf("object %s: %w", hex, cmp.Or(err, errLooseFormat))
 	}
 	return buf.Bytes(), nil
