@@ -3,7 +3,6 @@ package gitstore
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"compress/zlib"
 	"errors"
 	"fmt"
@@ -118,11 +117,20 @@ func readLoose(objectsDir string, t plumbing.ObjectType, h plumbing.Hash) ([]byt
 	if _, err := io.CopyN(buf, zr, n); err != nil {
 		return nil, fmt.Errorf("object %s: %w", hex, err)
 	}
-	// Nothing may follow the body, as git has it. zlib may return the last
-	// bytes together with io.EOF, so one Read cannot tell; to its end, it
-	// also checks the stream's checksum.
-	if extra, err := io.Copy(io.Discard, io.LimitReader(zr, 1)); err != nil || extra > 0 {
-		return nil, fmt.Errorf("object %s: %w", hex, cmp.Or(err, errLooseFormat))
+	// Nothing may follow the body, as git has it; read to its end, zlib also
+	// checks the stream's checksum. A Read may return its last byte together
+	// with io.EOF.
+	for {
+		n, err := zr.Read(b[:])
+		if n > 0 {
+			return nil, fmt.Errorf("object %s: %w", hex, errLooseFormat)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("object %s: %w", hex, err)
+		}
 	}
 	return buf.Bytes(), nil
 }
