@@ -14,6 +14,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_init
 CASSETTE=${CASSETTE:-$ROOT/internal/enrichtest/testdata/cassette.jsonl}
+# Absolute: mem enrich runs in each store's repository, where the replay reads it.
+[ -f "$CASSETTE" ] && CASSETTE=$(cd "$(dirname "$CASSETTE")" && pwd)/$(basename "$CASSETTE")
 if [ ! -f "$CASSETTE" ] || [ ! -d "$SHARED/eval/store" ]; then
   echo "bench: skipping: shared data not found at $SHARED (set SHARED=DIR to the folder holding eval/ and cassettes/)"
   exit 0
