@@ -121,8 +121,8 @@ func readLoose(objectsDir string, t plumbing.ObjectType, h plumbing.Hash) ([]byt
 	// checks the stream's checksum. A Read may return its last byte together
 	// with io.EOF.
 	for {
-		n, err := zr.Read(b[:])
-		if n > 0 {
+		got, err := zr.Read(b[:])
+		if got > 0 {
 			return nil, fmt.Errorf("object %s: %w", hex, errLooseFormat)
 		}
 		if err == io.EOF {
