@@ -167,11 +167,11 @@ for N in $SIZES; do
 
   # The same contenders again, in strict alternation and without a shell, so
   # drift on a shared machine cannot favour one of them (see bench/alternate).
-  : >"$OUT/hook-$N.interleaved" # this run's tables only: the summary reads them
+  : >"$OUT/hook-$N.interleaved" # this run's tables only
   for p in $PROMPTS; do
     echo "interleaved, $N memories, $p prompt:"
-    "$ALTERNATE" -rounds "$RUNS" "hello=$J/$p.json=$HELLO" "hook=$J/$p.json=$HOOK prompt" \
-      "sqlite3=$J/$p.sql=sqlite3 $DB" | tee -a "$OUT/hook-$N.interleaved"
+    "$ALTERNATE" -rounds "$RUNS" -json "$OUT/hook-$N-$p.alternate.json" "hello=$J/$p.json=$HELLO" \
+      "hook=$J/$p.json=$HOOK prompt" "sqlite3=$J/$p.sql=sqlite3 $DB" | tee -a "$OUT/hook-$N.interleaved"
   done
   # Claude Code (2.1.196 on) names each prompt (prompt_id), and the hook
   # claims it before answering (hooks/once.go): the match prompt again with
@@ -212,6 +212,22 @@ for N in $SIZES; do
     -n "mem index (nothing changed)" --prepare "true" "$MEM -C $R index --quiet" \
     >"$OUT/index-$N.log" 2>&1 || { cat "$OUT/index-$N.log"; exit 1; }
   load
+
+  # A refresh after an edit writes a delta beside the cache (the touched
+  # runs above did), which the hook then reads with it: the match prompt
+  # again, beside a copy of the repository whose cache was rebuilt whole,
+  # so that what a delta costs the hook is measured.
+  if [ -f "${INDEX%.bin}.delta" ]; then
+    cp -a "$R" "$R.whole"
+    "$MEM" -C "$R.whole" index --rebuild --quiet
+    rm -f "$R.whole"/.git/mem/index-*.delta
+    hook_json match "$R.whole" >"$J/match-whole.json"
+    echo "interleaved, $N memories, match prompt, the cache with a delta beside it ($(du -k "${INDEX%.bin}.delta" | cut -f1) KB) and rebuilt whole:"
+    "$ALTERNATE" -rounds "$RUNS" -json "$OUT/hook-$N-match-delta.alternate.json" "hello=$J/match.json=$HELLO" \
+      "hook=$J/match.json=$HOOK prompt" "hook, whole=$J/match-whole.json=$HOOK prompt" | tee -a "$OUT/hook-$N.interleaved"
+  else
+    echo "no delta beside the cache after an edit (a cache under 2 MB is rewritten whole): the hook is not timed with one"
+  fi
 done
 
 log "summary (medians, ms; ratios of medians)"
@@ -237,23 +253,21 @@ for n in sizes:
             fails.append("%s@%s: hook/hello %.2fx > 1.5x" % (p, n, ho / he))
         if ho >= sq:
             fails.append("%s@%s: hook %.2f ms not faster than sqlite3 %.2f ms" % (p, n, ho, sq))
-    # The same prompts exec'd directly in strict alternation (bench/alternate):
-    # its first three tables are match, silent and long, in that order.
-    try:
-        tables = open("%s/hook-%s.interleaved" % (out, n)).read().split("command ")[1:4]
-    except OSError:
-        tables = []
+    # The same prompts exec'd without a shell, in strict alternation
+    # (bench/alternate), and the match prompt with a delta beside the cache.
     ratios = {}
-    for p, t in zip(("match", "silent", "long"), tables):
-        for line in t.splitlines():
-            f = line.split()
-            if f and f[0] == "hook" and len(f) > 7:
-                ratios[p] = float(f[7].rstrip("x"))
-    if ratios:
-        print("interleaved, exec'd without a shell: " + ", ".join("%s %.2fx" % (p, r) for p, r in ratios.items()) + " hello")
-        for p, r in ratios.items():
-            if n == "500" and r > 1.5:
-                fails.append("%s@%s interleaved: hook/hello %.2fx > 1.5x" % (p, n, r))
+    for p in ("match", "silent", "long", "match-delta"):
+        try:
+            rows = json.load(open("%s/hook-%s-%s.alternate.json" % (out, n, p)))
+        except OSError:
+            continue
+        ratios[p] = next(r["ratio"] for r in rows if r["name"] == "hook")
+        if p == "match-delta":
+            ratios["match-whole"] = next(r["ratio"] for r in rows if r["name"] == "hook, whole")
+    print("interleaved, without a shell: " + ", ".join("%s %.2fx" % (p, r) for p, r in ratios.items()) + " hello")
+    for p, r in ratios.items():
+        if n == "500" and r > 1.5:
+            fails.append("%s@%s interleaved: hook/hello %.2fx > 1.5x" % (p, n, r))
     ix = med("%s/index-%s.json" % (out, n))
     print("index:   " + ",   ".join("%s %.1f ms" % (k, v) for k, v in ix.items()))
     if n == "500" and ix["mem index --rebuild"] > 100:

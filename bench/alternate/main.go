@@ -4,15 +4,17 @@
 // whichever command was running; alternating spreads it over all of them.
 // It execs directly, so no shell is timed.
 //
-//	alternate [-rounds N] [-prepare COMMAND] NAME=STDIN=COMMAND [ARGS...] ...
+//	alternate [-rounds N] [-prepare COMMAND] [-json FILE] NAME=STDIN=COMMAND [ARGS...] ...
 //
-// Ratios are against the first command. Beside wall time it prints each
+// Ratios are against the first command; -json writes the same table as a
+// JSON array for a script to read. Beside wall time it prints each
 // command's median CPU time (user and system) and, where the platform
 // reports them, minor page faults: in a process that lives a millisecond
 // or two, first touches of memory are a large and steady share of the cost.
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -33,6 +35,7 @@ func main() {
 	rounds := flag.Int("rounds", 200, "runs of each command")
 	warmup := flag.Int("warmup", 10, "untimed rounds first")
 	prepare := flag.String("prepare", "", "a command run, untimed, before each run (split on spaces, like COMMAND)")
+	jsonOut := flag.String("json", "", "also write the table to this file as JSON")
 	flag.Parse()
 	var specs []*spec
 	for _, a := range flag.Args() {
@@ -69,13 +72,33 @@ func main() {
 		}
 	}
 	base := median(specs[0].ms)
+	var rows []row
 	fmt.Printf("%-16s %9s %9s %9s %8s %9s %7s\n", "command", "median", "p25", "p75", "ratio", "cpu", "faults")
 	for _, s := range specs {
 		slices.Sort(s.ms)
 		n := len(s.ms)
-		fmt.Printf("%-16s %6.2f ms %6.2f ms %6.2f ms %7.2fx %6.2f ms %7d\n", s.name, s.ms[n/2], s.ms[n/4], s.ms[3*n/4], s.ms[n/2]/base,
-			median(s.cpu), median(s.faults))
+		r := row{s.name, s.ms[n/2], s.ms[n/4], s.ms[3*n/4], s.ms[n/2] / base, median(s.cpu), median(s.faults)}
+		rows = append(rows, r)
+		fmt.Printf("%-16s %6.2f ms %6.2f ms %6.2f ms %7.2fx %6.2f ms %7d\n", r.Name, r.Median, r.P25, r.P75, r.Ratio, r.CPU, r.Faults)
 	}
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(rows, "", "  ")
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "alternate: %v\n", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// row is one command's line of the table, in milliseconds.
+type row struct {
+	Name   string  `json:"name"`
+	Median float64 `json:"median_ms"`
+	P25    float64 `json:"p25_ms"`
+	P75    float64 `json:"p75_ms"`
+	Ratio  float64 `json:"ratio"`
+	CPU    float64 `json:"cpu_ms"`
+	Faults int64   `json:"faults"`
 }
 
 func run(s *spec) (float64, *os.ProcessState, error) {
