@@ -163,10 +163,10 @@
 // only the posting lists of the terms the changed documents had or have,
 // copies every other list, norm and record with its checksum, and its
 // result is byte for byte what Build would write (ReplaceFile writes it
-// to the cache file without first joining it in memory). The refresh
-// writes those lists, norms and records as a delta beside the cache
-// instead (ReplaceDelta, delta.go: about 1 MB at 10,000 memories against
-// 13 MB), which Open reads with the cache as one
+// to the cache file without first joining it in memory). For a large cache
+// (2 MB and more) the refresh writes those lists, norms and records as a
+// delta beside the cache instead (ReplaceDelta, delta.go: about 1 MB at
+// 10,000 memories against 13 MB), which Open reads with the cache as one
 // index answering exactly as Replace's result would; the cache is written
 // whole again, the delta folded in, once the delta passes a quarter of it,
 // or when a change moves documents (a file deleted: Update). The delta

@@ -347,19 +347,23 @@ func (s Store) listingAgrees(dir string, cur []search.Source, at map[string]int,
 	return missing == 0
 }
 
-// A refresh writes its changes as a delta beside the cache (search.Delta),
-// so that an edit costs a write of what changed (about a megabyte at 10,000
-// memories, most of it the stamps; 30 KB at 500) rather than of the whole
-// cache (13 MB; 800 KB), and the whole cache again, the delta folded in,
-// once the delta has grown past a share of it. Small caches were once
-// rewritten whole so that the prompt hook maps one file, but at 500
-// memories the hook took 1.49 ms with a delta beside the cache and 1.51 ms
-// without, while mem store took 13.2 ms writing a delta and 13.9 ms
-// rewriting the cache (bench/alternate, interleaved).
+// A refresh writes its changes as a delta beside the cache (search.Delta)
+// when the cache is large, so that an edit costs a write of what changed
+// (about a megabyte at 10,000 memories, most of it the stamps) rather than
+// of the whole cache (13 MB), and the whole cache again, the delta folded
+// in, once the delta has grown past a share of it. A small cache is
+// rewritten whole: it costs little, and the prompt hook then maps one file
+// (at 500 memories a 64 KB delta beside the cache cost the hook 0.01-0.04
+// ms; mem store saved 0.7 ms writing one, but prompts are many more).
 //
-// deltaLimit is how large a delta beside a cache of size bytes may grow: a
-// quarter of the cache. A variable for the tests.
-var deltaLimit = func(size int) int { return size / 4 }
+// deltaLimit is how large a delta beside a cache of size bytes may grow:
+// none below 2 MB, then a quarter of the cache. A variable for the tests.
+var deltaLimit = func(size int) int {
+	if size < 2<<20 {
+		return 0
+	}
+	return size / 4
+}
 
 // writeDelta writes d beside the cache at path, with the stamps, clears the
 // stale marker and returns the cache and delta as read back.
