@@ -168,6 +168,7 @@ for N in $SIZES; do
   # The same contenders again, in strict alternation and without a shell, so
   # drift on a shared machine cannot favour one of them (see bench/alternate).
   : >"$OUT/hook-$N.interleaved" # this run's tables only
+  rm -f "$OUT/hook-$N"-*.alternate.json
   for p in $PROMPTS; do
     echo "interleaved, $N memories, $p prompt:"
     "$ALTERNATE" -rounds "$RUNS" -json "$OUT/hook-$N-$p.alternate.json" "hello=$J/$p.json=$HELLO" \
@@ -266,7 +267,7 @@ for n in sizes:
             ratios["match-whole"] = next(r["ratio"] for r in rows if r["name"] == "hook, whole")
     print("interleaved, without a shell: " + ", ".join("%s %.2fx" % (p, r) for p, r in ratios.items()) + " hello")
     for p, r in ratios.items():
-        if n == "500" and r > 1.5:
+        if n == "500" and r > 1.5 and p in ("match", "silent", "long"):
             fails.append("%s@%s interleaved: hook/hello %.2fx > 1.5x" % (p, n, r))
     ix = med("%s/index-%s.json" % (out, n))
     print("index:   " + ",   ".join("%s %.1f ms" % (k, v) for k, v in ix.items()))
