@@ -13,8 +13,9 @@ import (
 // tailWindow is how much of the end of a transcript LastAssistantText reads
 // first; it doubles until an assistant text is found, the file is read or
 // the window reaches maxTailWindow. In the real sessions we have (73 typed
-// prompts in 20 sessions), the previous assistant text began within 8 KB
-// of the prompt for 81% of them, 16 KB for 88% and 32 KB for 96%. Every
+// prompts in 20 sessions, bench/prevtext.py), the previous assistant text
+// began within 8 KB of the prompt for 81% of them, 16 KB for 88% and 32 KB
+// for 96%. Every
 // page of the window is a page fault of the hook's heap, about 2 µs each
 // where we measured: a first window of 32 KB made a typical prompt pay for
 // six pages it never needed.
