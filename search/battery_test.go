@@ -103,6 +103,13 @@ var sweeps = []sweep{
 	{"cover=0", func(p *params) { p.cover = 0 }},
 	{"cover=0.2", func(p *params) { p.cover = 0.2 }},
 	{"closeCall=0", func(p *params) { p.closeCall = 0 }},
+	{"restate=0", func(p *params) { p.restate = 0 }},
+	{"restate=0.7", func(p *params) { p.restate = 0.7 }},
+	{"restate=0.9", func(p *params) { p.restate = 0.9 }},
+	{"restateBy=0.1", func(p *params) { p.restateBy = 0.1 }},
+	{"restateBy=0.3", func(p *params) { p.restateBy = 0.3 }},
+	{"restateMin=2", func(p *params) { p.restateMin = 2 }},
+	{"restateMin=4", func(p *params) { p.restateMin = 4 }},
 }
 
 // calibrate finds the threshold that maximises the signed score.

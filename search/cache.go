@@ -516,6 +516,19 @@ func decodeDoc(rec []byte) (Doc, bool) {
 	return d, r.ok && len(r.b) == 0
 }
 
+// decodeAliases reads the aliases of a record, as decodeDoc would.
+func decodeAliases(rec []byte) ([]string, bool) {
+	r := reader{b: rec, ok: true}
+	for range 8 { // slug, path, store, name, description, class, superseded_by, body
+		r.skip()
+	}
+	for range 3 { // importance, modified, line
+		r.varint()
+	}
+	r.skipStrs() // tags
+	return r.strsIn(rec), r.ok
+}
+
 // stampView reads the sources section in place.
 type stampView struct {
 	b           []byte

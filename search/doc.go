@@ -65,8 +65,13 @@
 // and a penalty for superseded memories. Nothing is returned unless the best
 // score reaches DefaultThreshold, a single constant calibrated on the
 // development battery; the second result must reach 0.7 of the first's
-// score, the third 0.9 (a third memory is injected only when it is nearly
-// tied: precision counts every injected memory).
+// score, the third 0.9 (the hook injects two at most, MaxInjected; mem
+// search lists more on request). Two within a close call are ordered by
+// what their scores cannot see: within 0.8 of the first, the memory one of
+// whose aliases the prompt restates (three of its words or more, a share
+// of them 0.2 above the other's best alias) goes first; otherwise, within
+// 0.9, the one its writer rated the more important. Only the order
+// changes, never what is shown.
 //
 // # Thesaurus
 //

@@ -493,6 +493,20 @@ func (ix *Index) doc(id int) (Doc, bool) {
 	return d, ok
 }
 
+// aliasesOf returns the aliases of document id, reading its record past
+// the rest without copying it; none when the record is damaged.
+func (ix *Index) aliasesOf(id int) []string {
+	rec, ok := ix.record(id)
+	if !ok {
+		return nil
+	}
+	aliases, ok := decodeAliases(rec)
+	if !ok {
+		ix.corrupt.Store(true)
+	}
+	return aliases
+}
+
 // term returns the string of a dictionary entry.
 func (ix *Index) term(entry int) (string, bool) {
 	b, ok := ix.termBytes(entry)

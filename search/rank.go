@@ -55,6 +55,9 @@ type params struct {
 	relative   float64 // results after the first must reach this share of its score
 	relative3  float64 // results after the second must reach this share of the first's score
 	closeCall  float64 // a second within this share of the first goes first when it is the more important
+	restate    float64 // a second within this share of the first goes first when the prompt restates one of its aliases (see secondFirst)
+	restateBy  float64 // how much larger a share of one of its aliases the prompt must restate than of the other memory's best
+	restateMin int     // the fewest words of an alias a prompt restates
 	previous   float64 // query weight of terms from the previous turn
 	expand     float64 // query weight of thesaurus expansions, relative to the term expanded
 	join       float64 // query weight of two prompt words joined into one the store has
@@ -80,6 +83,9 @@ var defaults = params{
 	relative:   0.7,
 	relative3:  0.9,
 	closeCall:  0.9,
+	restate:    0.8,
+	restateBy:  0.2,
+	restateMin: 3,
 	previous:   weightPrevious,
 	expand:     0.7,
 	join:       0.7,
@@ -242,12 +248,11 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if !opt.All && top[0].score < threshold {
 		return nil
 	}
-	// Two memories within a close call of each other: the search cannot
-	// tell which the prompt means, and the one its writer rated the more
-	// important goes first. What is shown is cut from the best score still.
+	// Two memories within a close call of each other: the scores cannot
+	// tell which the prompt means (secondFirst decides). What is shown is
+	// cut from the best score still.
 	bestScore := top[0].score
-	if len(top) > 1 && p.closeCall > 0 && top[1].score >= p.closeCall*top[0].score &&
-		ix.norm(top[1].doc).importance > ix.norm(top[0].doc).importance {
+	if len(top) > 1 && ix.secondFirst(top[0], top[1], stats, p) {
 		top[0], top[1] = top[1], top[0]
 	}
 	var out []Result
@@ -271,6 +276,75 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// secondFirst decides a close call between the first two memories, a and
+// b: whether b goes first. Within p.restate of a's score, the memory one of
+// whose aliases the prompt restates goes first: an alias is what a person
+// types when they need the memory, and a prompt that says most of one again
+// (p.restateMin of its words or more, a share of them p.restateBy above the
+// other memory's best) asks for that memory more surely than a sum of
+// scattered matches. Otherwise, within p.closeCall, the one its writer rated
+// the more important goes first.
+func (ix *Index) secondFirst(a, b scored, stats []termStat, p *params) bool {
+	if p.restate > 0 && b.score >= p.restate*a.score {
+		// No aliases is no evidence either way.
+		if aa, bb := ix.aliasesOf(a.doc), ix.aliasesOf(b.doc); len(aa) > 0 && len(bb) > 0 {
+			ma, mb := ix.aliasWordsMet(a.doc, b.doc, stats)
+			ra, rb := restated(aa, ma, p), restated(bb, mb, p)
+			switch {
+			case rb >= ra+p.restateBy:
+				return true
+			case ra >= rb+p.restateBy:
+				return false
+			}
+		}
+	}
+	return p.closeCall > 0 && b.score >= p.closeCall*a.score &&
+		ix.norm(b.doc).importance > ix.norm(a.doc).importance
+}
+
+// aliasWordsMet counts, for documents a and b, how many of the prompt's own
+// words each of their aliases holds (index i: the alias of bit i, see
+// Build), a word counting once with its synonyms and an identifier once
+// with its parts, as in phrases.
+func (ix *Index) aliasWordsMet(a, b int, stats []termStat) (ma, mb [8]int) {
+	eachPromptWord(stats, func(terms []int) {
+		var bitsA, bitsB uint8
+		for _, i := range terms {
+			ix.eachPosting(stats[i].post, func(doc int, tf *[numFields]uint8) {
+				switch doc {
+				case a:
+					bitsA |= tf[fieldAliases]
+				case b:
+					bitsB |= tf[fieldAliases]
+				}
+			})
+		}
+		for k := range 8 {
+			ma[k] += int(bitsA >> k & 1)
+			mb[k] += int(bitsB >> k & 1)
+		}
+	})
+	return ma, mb
+}
+
+// restated is the largest share of one alias's words that the prompt
+// restates (met: the words of each alias that it holds), among the aliases
+// it restates p.restateMin words of or more; 0 when there is none. The
+// eighth and later aliases share one bit (see Build) and are not judged.
+func restated(aliases []string, met [8]int, p *params) float64 {
+	var share float64
+	var buf []byte
+	for i, a := range aliases[:min(len(aliases), 8)] {
+		if i == 7 && len(aliases) > 8 || met[i] < p.restateMin {
+			continue
+		}
+		if n := words(a, &buf); n > 0 {
+			share = max(share, float64(min(met[i], n))/float64(n))
+		}
+	}
+	return share
 }
 
 // termStats looks up the query's terms, with their thesaurus expansions
@@ -549,22 +623,9 @@ func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 		twice[doc] |= once[doc] & m
 		once[doc] |= m
 	}
-	words := make([]string, len(stats))
-	for i := range stats {
-		words[i] = typedWord(stats, i)
-	}
-	done := make([]bool, len(stats))
-	for i := range stats {
-		if !stats[i].prompt || done[i] {
-			continue
-		}
-		for j := i; j < len(stats); j++ {
-			o := stats[j]
-			if done[j] || !o.prompt || words[j] != words[i] {
-				continue
-			}
-			done[j] = true
-			ix.eachPosting(o.post, func(doc int, tf *[numFields]uint8) {
+	eachPromptWord(stats, func(terms []int) {
+		for _, i := range terms {
+			ix.eachPosting(stats[i].post, func(doc int, tf *[numFields]uint8) {
 				if a := tf[fieldAliases]; a != 0 {
 					if word[doc] == 0 {
 						reached = append(reached, int32(doc))
@@ -578,8 +639,33 @@ func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 			word[doc] = 0
 		}
 		reached = reached[:0]
-	}
+	})
 	return twice
+}
+
+// eachPromptWord calls fn with the terms (indexes in stats) of each word of
+// the prompt itself, in order: a word with its synonyms, an identifier with
+// its parts (typedWord).
+func eachPromptWord(stats []termStat, fn func(terms []int)) {
+	typed := make([]string, len(stats))
+	for i := range stats {
+		typed[i] = typedWord(stats, i)
+	}
+	done := make([]bool, len(stats))
+	var terms []int
+	for i := range stats {
+		if !stats[i].prompt || done[i] {
+			continue
+		}
+		terms = terms[:0]
+		for j := i; j < len(stats); j++ {
+			if !done[j] && stats[j].prompt && typed[j] == typed[i] {
+				done[j] = true
+				terms = append(terms, j)
+			}
+		}
+		fn(terms)
+	}
 }
 
 // typedWord names the word of the prompt that stats[i] stands for: the

@@ -54,6 +54,28 @@ func TestTokens(t *testing.T) {
 	}
 }
 
+// TestWords: the words of an alias, as a close call counts them (see
+// restated): a chunk between spaces is one word, stopwords are none.
+func TestWords(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{"what message when the schedule fails to load", 4},
+		{"larkspur-atlas-web homepage", 2},
+		{"can I store the price as a decimal like 19.99", 4},
+		{"push it to prod now", 2},
+		{"six minutes", 2},
+		{"the, and: to", 0},
+		{"", 0},
+	} {
+		var buf []byte
+		if got := words(c.in, &buf); got != c.want {
+			t.Errorf("words(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
 // A prompt that fills the terms ranking keeps is not refined by the
 // previous turn (so the hook need not read the transcript); one term fewer
 // still is.
@@ -356,7 +378,6 @@ func TestSearchFixtures(t *testing.T) {
 // body or aliases alone, except a section of a MEMORY.md, which has no
 // description.
 func TestAliasesAndSummary(t *testing.T) {
-	withAliases := func(d Doc, aliases ...string) Doc { d.Aliases = aliases; return d }
 	// filler is n memories about lunch that also use word.
 	filler := func(n int, word string) []Doc {
 		var docs []Doc
@@ -398,6 +419,27 @@ func TestAliasesAndSummary(t *testing.T) {
 			want:   "words",
 		},
 		{
+			// A close call (0.214 against 0.256): the second's alias says
+			// again three of the prompt's words, four of its five, the
+			// first's alias none. Without the rule the first stays first.
+			name: "an alias the prompt restates decides a close call",
+			docs: append(filler(20, "page"),
+				withAliases(doc("scattered", "Schedule page", "How the class schedule page is built", "fact", "It loads in parts."), "weekly class calendar"),
+				withAliases(doc("restated", "Error copy", "Say what failed and offer one action", "rule", "No jokes."), "what message when the schedule fails to load")),
+			prompt: "what should the schedule page say when it fails to load",
+			want:   "restated",
+		},
+		{
+			// The same, but the first has no aliases (not enriched yet):
+			// that is no evidence against it.
+			name: "a memory without aliases is not judged by them",
+			docs: append(filler(20, "page"),
+				doc("scattered", "Schedule page", "How the class schedule page is built", "fact", "It loads in parts."),
+				withAliases(doc("restated", "Error copy", "Say what failed and offer one action", "rule", "No jokes."), "what message when the schedule fails to load")),
+			prompt: "what should the schedule page say when it fails to load",
+			want:   "scattered",
+		},
+		{
 			name: "an alias met as a phrase is enough",
 			docs: append(filler(20, "desk"), withAliases(doc("vat", "Spanish VAT rounds per line", "VAT is rounded per order line", "gotcha",
 				"Rounding the total is off by a cent."), "my basket is a penny short")),
@@ -433,6 +475,9 @@ func TestAliasesAndSummary(t *testing.T) {
 		})
 	}
 }
+
+// withAliases is d with aliases.
+func withAliases(d Doc, aliases ...string) Doc { d.Aliases = aliases; return d }
 
 // doc is a memory of a test's own store.
 func doc(slug, name, description, class, body string) Doc {
@@ -825,6 +870,7 @@ func TestCloseCall(t *testing.T) {
 	}{
 		{"the more important second goes first", []Doc{mk("window", more, 5), mk("freeze", less, 6)}, "freeze", "window"},
 		{"a less important second stays second", []Doc{mk("window", more, 6), mk("freeze", less, 5)}, "window", "window"},
+		{"an alias the prompt restates puts the second first", []Doc{withAliases(mk("window", more, 6), "friday deploy checklist", "window before deploys"), withAliases(mk("freeze", less, 5), "friday deploy window")}, "freeze", "window"},
 		{"a wider gap keeps the order", []Doc{mk("window", more, 5), func() Doc {
 			d := doc("freeze", "holiday freeze", "no friday changes before the holidays", "rule", "Sign-off first.")
 			d.Importance = 9
@@ -836,7 +882,7 @@ func TestCloseCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := Build(tt.docs)
 			scoredOnly := defaults
-			scoredOnly.closeCall = 0
+			scoredOnly.closeCall, scoredOnly.restate = 0, 0
 			scored := ix.search(q, Options{Now: fixtureNow, All: true}, &scoredOnly)
 			got := ix.search(q, Options{Now: fixtureNow, All: true}, &defaults)
 			if len(scored) != 2 || len(got) != 2 {

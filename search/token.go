@@ -195,8 +195,40 @@ func emitWord(w, whole string, buf []byte, cache map[string]string, skip func([]
 
 // wordTerm returns the term of a lowercase word, or "" when it is not one.
 func wordTerm(s string) string {
+	k, stem := kept(s)
+	if stem {
+		return Stem(k)
+	}
+	return k
+}
+
+// words counts the words of text that make terms, without stemming them:
+// each chunk between spaces is one word, as an identifier is one with its
+// parts, and a chunk of stopwords is none. buf is the tokenizer's, kept
+// between calls.
+func words(text string, buf *[]byte) int {
+	n := 0
+	for chunk := range strings.FieldsSeq(text) {
+		content := false
+		*buf = tokenizeChunk(chunk, *buf, nil, func(w []byte) bool {
+			if !content {
+				k, _ := kept(string(w))
+				content = k != ""
+			}
+			return true // no stem is needed
+		}, func(token) { content = true })
+		if content {
+			n++
+		}
+	}
+	return n
+}
+
+// kept is what wordTerm makes of a word before its stem: "" when the word
+// is no term, and whether what it returns is still to be stemmed.
+func kept(s string) (string, bool) {
 	if isStopword(s) {
-		return ""
+		return "", false
 	}
 	// Drop possessives and stray apostrophes.
 	if strings.ContainsRune(s, '\'') {
@@ -206,22 +238,22 @@ func wordTerm(s string) string {
 	// Number words map to digits ("six minutes" and "6 minutes" both give
 	// "6"), and single digits are kept.
 	if d := numberWord(s); d != "" {
-		return d
+		return d, false
 	}
 	if len(s) == 1 && isDigit(s[0]) {
-		return s
+		return s, false
 	}
 	if utf8.RuneCountInString(s) < 2 || len(s) > 40 || isStopword(s) {
-		return ""
+		return "", false
 	}
 	if isNumber(s) && len(s) > 8 {
-		return ""
+		return "", false
 	}
 	// Plural numbers ("502s", "1990s") are the number.
 	if len(s) > 1 && s[len(s)-1] == 's' && isNumber(s[:len(s)-1]) {
-		return s[:len(s)-1]
+		return s[:len(s)-1], false
 	}
-	return Stem(s)
+	return s, true
 }
 
 func isNumber(s string) bool {
