@@ -117,3 +117,38 @@ func TestTuneWrong(t *testing.T) {
 	}
 	t.Logf("injected %d, relevant %d (%.2f); wrong by kind: %v", inj, rel, float64(rel)/float64(max(1, inj)), kinds)
 }
+
+// TestTuneOracle bounds what choosing between one memory and two can buy
+// with the ranking as it is, on the dev store enriched: per prompt that
+// gets an answer, an oracle that knows it shows both only when the second
+// alone is right, the first alone otherwise. No rule that picks one or two
+// reaches a higher precision at the same hit@2; a rule that also chose
+// silence could.
+func TestTuneOracle(t *testing.T) {
+	if !*tune {
+		t.Skip("diagnostics: run with -tune")
+	}
+	_, cases := devIndex(t)
+	ix := Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
+	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	var topical, hit2, inj, rel, silentInj int
+	for _, c := range cases {
+		res := ix.search(ParseQuery(c.Prompt, c.Previous), Options{Limit: MaxInjected, Now: now}, &defaults)
+		if len(c.Expect) == 0 {
+			silentInj += len(res)
+			continue
+		}
+		topical++
+		right := func(i int) bool { return i < len(res) && slices.Contains(c.Expect, res[i].Slug) }
+		switch {
+		case right(0):
+			inj, rel, hit2 = inj+1, rel+1, hit2+1
+		case right(1):
+			inj, rel, hit2 = inj+2, rel+1, hit2+1
+		case len(res) > 0:
+			inj++
+		}
+	}
+	t.Logf("oracle: hit@2 %.2f, precision %.2f (%d of %d injected; silence prompts injected %d)",
+		float64(hit2)/float64(topical), float64(rel)/float64(max(1, inj+silentInj)), rel, inj+silentInj, silentInj)
+}
