@@ -31,18 +31,18 @@ func TestUnseenStores(t *testing.T) {
 	for _, c := range []struct {
 		battery, repo, store string
 		enriched             bool
-		hit2, silence        float64
+		hit2, silence, prec  float64
 	}{
-		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", false, 0.90, 1},
-		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", false, 0.80, 1},
-		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", false, 0.75, 1},
-		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", false, 0.90, 1},
-		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", true, 1, 1},
+		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", false, 0.90, 1, 0.75},
+		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", false, 0.80, 1, 0.69},
+		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", false, 0.75, 1, 0.85},
+		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", false, 0.90, 1, 0.70},
+		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", true, 1, 1, 0.90},
 		// "run the tests again please and tell me what fails" meets the
 		// memory about tests and gitignored data through an alias.
-		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", true, 0.90, 0.75},
-		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", true, 0.75, 1},
-		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", true, 0.90, 1},
+		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", true, 0.90, 0.75, 0.81},
+		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", true, 0.75, 1, 0.85},
+		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", true, 0.90, 1, 0.89},
 	} {
 		name := c.battery
 		if c.enriched {
@@ -89,8 +89,8 @@ func TestUnseenStores(t *testing.T) {
 			rep := eval.Run(ix, cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
 			t.Logf("%d prompts: hit@1 %.2f hit@2 %.2f silence %.2f precision %.2f score %+d",
 				rep.Cases, rep.HitAt1, rep.HitAt2, rep.Silence, rep.Precision, rep.Score)
-			if rep.HitAt2 < c.hit2 || rep.Silence < c.silence {
-				t.Errorf("hit@2 %.2f, silence %.2f; floors %.2f, %.2f", rep.HitAt2, rep.Silence, c.hit2, c.silence)
+			if rep.HitAt2 < c.hit2 || rep.Silence < c.silence || rep.Precision < c.prec {
+				t.Errorf("hit@2 %.2f, silence %.2f, precision %.2f; floors %.2f, %.2f, %.2f", rep.HitAt2, rep.Silence, rep.Precision, c.hit2, c.silence, c.prec)
 			}
 		})
 	}

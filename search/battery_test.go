@@ -110,6 +110,9 @@ var sweeps = []sweep{
 	{"restateBy=0.3", func(p *params) { p.restateBy = 0.3 }},
 	{"restateMin=2", func(p *params) { p.restateMin = 2 }},
 	{"restateMin=4", func(p *params) { p.restateMin = 4 }},
+	{"aloneMin off", func(p *params) { p.aloneMin = 100 }},
+	{"aloneMin=1", func(p *params) { p.aloneMin = 1 }},
+	{"aloneMin=3", func(p *params) { p.aloneMin = 3 }},
 }
 
 // calibrate finds the threshold that maximises the signed score.

@@ -66,12 +66,14 @@
 // score reaches DefaultThreshold, a single constant calibrated on the
 // development battery; the second result must reach 0.7 of the first's
 // score, the third 0.9 (the hook injects two at most, MaxInjected; mem
-// search lists more on request). Two within a close call are ordered by
-// what their scores cannot see: within 0.8 of the first, the memory one of
-// whose aliases the prompt restates (three of its words or more, a share
-// of them 0.2 above the other's best alias) goes first; otherwise, within
-// 0.9, the one its writer rated the more important. Only the order
-// changes, never what is shown.
+// search lists more on request). The first two are then settled by what
+// their scores cannot see (settle): within 0.8 of the first, the memory one
+// of whose aliases the prompt restates (three of its words or more, a share
+// of them 0.2 above the other's best alias) goes first, and a second is not
+// shown when the first is restated (in two words or more, a phrase) and the
+// second is not as much; otherwise, within 0.9, the memory its writer rated
+// the more important goes first. A memory without aliases is not judged by
+// them, and nothing settled there decides whether anything is shown.
 //
 // # Thesaurus
 //

@@ -55,9 +55,10 @@ type params struct {
 	relative   float64 // results after the first must reach this share of its score
 	relative3  float64 // results after the second must reach this share of the first's score
 	closeCall  float64 // a second within this share of the first goes first when it is the more important
-	restate    float64 // a second within this share of the first goes first when the prompt restates one of its aliases (see secondFirst)
+	restate    float64 // a second within this share of the first goes first when the prompt restates one of its aliases (see settle)
 	restateBy  float64 // how much larger a share of one of its aliases the prompt must restate than of the other memory's best
-	restateMin int     // the fewest words of an alias a prompt restates
+	restateMin int     // the fewest words of an alias a prompt restates for it to put its memory first
+	aloneMin   int     // the fewest words of an alias a prompt restates for its memory to be shown alone
 	previous   float64 // query weight of terms from the previous turn
 	expand     float64 // query weight of thesaurus expansions, relative to the term expanded
 	join       float64 // query weight of two prompt words joined into one the store has
@@ -86,6 +87,7 @@ var defaults = params{
 	restate:    0.8,
 	restateBy:  0.2,
 	restateMin: 3,
+	aloneMin:   2,
 	previous:   weightPrevious,
 	expand:     0.7,
 	join:       0.7,
@@ -248,12 +250,9 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if !opt.All && top[0].score < threshold {
 		return nil
 	}
-	// Two memories within a close call of each other: the scores cannot
-	// tell which the prompt means (secondFirst decides). What is shown is
-	// cut from the best score still.
 	bestScore := top[0].score
-	if len(top) > 1 && ix.secondFirst(top[0], top[1], stats, p) {
-		top[0], top[1] = top[1], top[0]
+	if len(top) > 1 {
+		top = ix.settle(top, stats, p, !opt.All)
 	}
 	var out []Result
 	hl := newHighlighter(stats)
@@ -278,30 +277,58 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	return out
 }
 
-// secondFirst decides a close call between the first two memories, a and
-// b: whether b goes first. Within p.restate of a's score, the memory one of
-// whose aliases the prompt restates goes first: an alias is what a person
-// types when they need the memory, and a prompt that says most of one again
-// (p.restateMin of its words or more, a share of them p.restateBy above the
-// other memory's best) asks for that memory more surely than a sum of
-// scattered matches. Otherwise, within p.closeCall, the one its writer rated
-// the more important goes first.
-func (ix *Index) secondFirst(a, b scored, stats []termStat, p *params) bool {
+// settle decides what the scores cannot: the order of the first two
+// results when they are close, and whether the second is shown at all.
+//
+// An alias is what a person types when they need its memory, and a prompt
+// that says one again (a share of its words p.restateBy above what it says
+// of the other memory's aliases) asks for that memory more surely than a
+// sum of scattered matches. Within p.restate of the first's score, the
+// memory restated in p.restateMin words or more goes first; and whenever
+// the second would be shown, it is not when the first is restated in
+// p.aloneMin words or more (two, a phrase, as an alias counts) and the
+// second is not as much: two memories shown where one answers is noise. A
+// memory without aliases (not enriched yet, a section of a MEMORY.md) is
+// not judged by them. Failing that, within p.closeCall, the memory its
+// writer rated the more important goes first. The second is kept whatever
+// the aliases say unless trim is set.
+func (ix *Index) settle(top []scored, stats []termStat, p *params, trim bool) []scored {
+	a, b := top[0], top[1]
+	if b.score < p.relative*a.score {
+		return top // not shown, nor close
+	}
+	aa, bb := ix.aliasesOf(a.doc), ix.aliasesOf(b.doc)
+	if len(aa) == 0 || len(bb) == 0 {
+		return ix.moreImportantFirst(top, p)
+	}
+	ma, mb := ix.aliasWordsMet(a.doc, b.doc, stats)
 	if p.restate > 0 && b.score >= p.restate*a.score {
-		// No aliases is no evidence either way.
-		if aa, bb := ix.aliasesOf(a.doc), ix.aliasesOf(b.doc); len(aa) > 0 && len(bb) > 0 {
-			ma, mb := ix.aliasWordsMet(a.doc, b.doc, stats)
-			ra, rb := restated(aa, ma, p), restated(bb, mb, p)
-			switch {
-			case rb >= ra+p.restateBy:
-				return true
-			case ra >= rb+p.restateBy:
-				return false
-			}
+		ra, rb := restated(aa, ma, p.restateMin), restated(bb, mb, p.restateMin)
+		switch {
+		case rb >= ra+p.restateBy:
+			top[0], top[1] = b, a
+		case ra >= rb+p.restateBy:
+		default:
+			top = ix.moreImportantFirst(top, p)
 		}
 	}
-	return p.closeCall > 0 && b.score >= p.closeCall*a.score &&
-		ix.norm(b.doc).importance > ix.norm(a.doc).importance
+	if top[0] != a {
+		aa, ma, bb, mb = bb, mb, aa, ma
+	}
+	if ra, rb := restated(aa, ma, p.aloneMin), restated(bb, mb, p.aloneMin); trim && ra > 0 && ra >= rb+p.restateBy {
+		return top[:1]
+	}
+	return top
+}
+
+// moreImportantFirst puts the second result first when it is within
+// p.closeCall of the first and its writer rated it the more important.
+func (ix *Index) moreImportantFirst(top []scored, p *params) []scored {
+	if a, b := top[0], top[1]; p.closeCall > 0 && b.score >= p.closeCall*a.score &&
+		ix.norm(b.doc).importance > ix.norm(a.doc).importance {
+		top[0], top[1] = b, a
+	}
+	return top
 }
 
 // aliasWordsMet counts, for documents a and b, how many of the prompt's own
@@ -331,13 +358,13 @@ func (ix *Index) aliasWordsMet(a, b int, stats []termStat) (ma, mb [8]int) {
 
 // restated is the largest share of one alias's words that the prompt
 // restates (met: the words of each alias that it holds), among the aliases
-// it restates p.restateMin words of or more; 0 when there is none. The
-// eighth and later aliases share one bit (see Build) and are not judged.
-func restated(aliases []string, met [8]int, p *params) float64 {
+// it restates least words of or more; 0 when there is none. The eighth and
+// later aliases share one bit (see Build) and are not judged.
+func restated(aliases []string, met [8]int, least int) float64 {
 	var share float64
 	var buf []byte
 	for i, a := range aliases[:min(len(aliases), 8)] {
-		if i == 7 && len(aliases) > 8 || met[i] < p.restateMin {
+		if i == 7 && len(aliases) > 8 || met[i] < least {
 			continue
 		}
 		if n := words(a, &buf); n > 0 {

@@ -882,7 +882,7 @@ func TestCloseCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := Build(tt.docs)
 			scoredOnly := defaults
-			scoredOnly.closeCall, scoredOnly.restate = 0, 0
+			scoredOnly.closeCall, scoredOnly.restate, scoredOnly.aloneMin = 0, 0, 100
 			scored := ix.search(q, Options{Now: fixtureNow, All: true}, &scoredOnly)
 			got := ix.search(q, Options{Now: fixtureNow, All: true}, &defaults)
 			if len(scored) != 2 || len(got) != 2 {
@@ -896,7 +896,8 @@ func TestCloseCall(t *testing.T) {
 				t.Errorf("first = %s, want %s", got[0].Slug, tt.want)
 			}
 			// A threshold between the two scores: settling the close call
-			// must not decide whether anything is shown.
+			// must not decide whether anything is shown, nor show a memory
+			// the scores alone would not.
 			between := (scored[0].Score + scored[1].Score) / 2
 			shown := func(p *params) []string {
 				var slugs []string
@@ -906,8 +907,41 @@ func TestCloseCall(t *testing.T) {
 				slices.Sort(slugs)
 				return slugs
 			}
-			if a, b := shown(&scoredOnly), shown(&defaults); !slices.Equal(a, b) {
-				t.Errorf("shown %v with close calls settled, %v as scored: only the order may change", b, a)
+			a, b := shown(&scoredOnly), shown(&defaults)
+			if len(a) == 0 || len(b) == 0 || slices.ContainsFunc(b, func(s string) bool { return !slices.Contains(a, s) }) {
+				t.Errorf("shown %v with close calls settled, %v as scored", b, a)
+			}
+		})
+	}
+}
+
+// TestRestatedAlone: a memory one of whose aliases the prompt restates,
+// the second not as much, is shown alone; a second restated as much, or
+// without aliases to judge, is shown beside it.
+func TestRestatedAlone(t *testing.T) {
+	deploy := func(slug string, aliases ...string) Doc {
+		return withAliases(doc(slug, "friday deploy window", "what to know before a deploy on a friday", "rule", "Check the calendar first."), aliases...)
+	}
+	q := ParseQuery("anything to know before a friday deploy window?", "")
+	tests := []struct {
+		name string
+		docs []Doc
+		want []string
+	}{
+		{"the second restated less", []Doc{deploy("window", "friday deploy window"), deploy("freeze", "holiday plans")}, []string{"window"}},
+		{"the second restated as much", []Doc{deploy("window", "friday deploy window"), deploy("freeze", "deploy window on friday")}, []string{"freeze", "window"}},
+		{"the second has no aliases", []Doc{deploy("window", "friday deploy window"), deploy("freeze")}, []string{"freeze", "window"}},
+		{"the first restated in one word only", []Doc{deploy("window", "friday lunch plans"), deploy("freeze", "holiday plans")}, []string{"freeze", "window"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, r := range Build(tt.docs).Search(q, Options{Now: fixtureNow}) {
+				got = append(got, r.Slug)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("shown %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -131,9 +131,11 @@ func TestTuneOracle(t *testing.T) {
 	_, cases := devIndex(t)
 	ix := Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
 	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	both := defaults
+	both.aloneMin = 1 << 10 // the ranking's two, as settle orders them
 	var topical, hit2, inj, rel, silentInj int
 	for _, c := range cases {
-		res := ix.search(ParseQuery(c.Prompt, c.Previous), Options{Limit: MaxInjected, Now: now}, &defaults)
+		res := ix.search(ParseQuery(c.Prompt, c.Previous), Options{Limit: MaxInjected, Now: now}, &both)
 		if len(c.Expect) == 0 {
 			silentInj += len(res)
 			continue
