@@ -2,9 +2,10 @@
 // one's median. hyperfine times one command's runs as a block, so drift on a
 // shared machine (another process waking up, a frequency change) lands on
 // whichever command was running; alternating spreads it over all of them.
-// It execs directly, so no shell is timed.
+// It execs directly, so no shell is timed, unless -shell runs each COMMAND
+// through sh -c, as Claude Code runs a hook's command from settings.json.
 //
-//	alternate [-rounds N] [-prepare COMMAND] [-json FILE] NAME=STDIN=COMMAND [ARGS...] ...
+//	alternate [-rounds N] [-prepare COMMAND] [-json FILE] [-shell] NAME=STDIN=COMMAND [ARGS...] ...
 //
 // Ratios are against the first command; -json writes the same table as a
 // JSON array for a script to read. Beside wall time it prints each
@@ -36,6 +37,7 @@ func main() {
 	warmup := flag.Int("warmup", 10, "untimed rounds first")
 	prepare := flag.String("prepare", "", "a command run, untimed, before each run (split on spaces, like COMMAND)")
 	jsonOut := flag.String("json", "", "also write the table to this file as JSON")
+	shell := flag.Bool("shell", false, "run each COMMAND through sh -c")
 	flag.Parse()
 	var specs []*spec
 	for _, a := range flag.Args() {
@@ -44,7 +46,11 @@ func main() {
 			fmt.Fprintf(os.Stderr, "alternate: %q is not NAME=STDIN=COMMAND\n", a)
 			os.Exit(2)
 		}
-		specs = append(specs, &spec{name: parts[0], stdin: parts[1], argv: strings.Fields(parts[2])})
+		argv := strings.Fields(parts[2])
+		if *shell {
+			argv = []string{"sh", "-c", parts[2]}
+		}
+		specs = append(specs, &spec{name: parts[0], stdin: parts[1], argv: argv})
 	}
 	if len(specs) == 0 {
 		fmt.Fprintln(os.Stderr, "usage: alternate [-rounds N] NAME=STDIN=COMMAND ...")
