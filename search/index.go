@@ -503,6 +503,7 @@ func (ix *Index) aliasesOf(id int) []string {
 	aliases, ok := decodeAliases(rec)
 	if !ok {
 		ix.corrupt.Store(true)
+		return nil
 	}
 	return aliases
 }

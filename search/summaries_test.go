@@ -2,6 +2,7 @@ package search
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -48,7 +49,8 @@ func TestSummaries(t *testing.T) {
 }
 
 // FuzzDecodeRecord: a summary reads any bytes exactly as far as a whole
-// record does, and agrees with it on every field it keeps.
+// record does, and agrees with it on every field it keeps; the aliases read
+// alone are the record's.
 func FuzzDecodeRecord(f *testing.F) {
 	for _, d := range fixtureDocs(f) {
 		f.Add(appendDoc(nil, &d))
@@ -63,6 +65,9 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 		if ok && !reflect.DeepEqual(s, summaryOf(d)) {
 			t.Fatalf("summary\n%+v\nrecord\n%+v", s, d)
+		}
+		if a, aok := decodeAliases(rec); ok && (!aok || !slices.Equal(a, d.Aliases)) {
+			t.Fatalf("aliases %q (ok %v), record's %q", a, aok, d.Aliases)
 		}
 	})
 }
