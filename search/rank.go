@@ -250,6 +250,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if !opt.All && top[0].score < threshold {
 		return nil
 	}
+	// What is shown is cut from the best score, whatever settle puts first.
 	bestScore := top[0].score
 	if len(top) > 1 {
 		top = ix.settle(top, stats, p, !opt.All)

@@ -419,9 +419,9 @@ func TestAliasesAndSummary(t *testing.T) {
 			want:   "words",
 		},
 		{
-			// A close call (0.214 against 0.256): the second's alias says
-			// again three of the prompt's words, four of its five, the
-			// first's alias none. Without the rule the first stays first.
+			// A close call (0.214 against 0.256): the prompt says again
+			// three of the four words of the second's alias, and none of
+			// the first's. Without the rule the first stays first.
 			name: "an alias the prompt restates decides a close call",
 			docs: append(filler(20, "page"),
 				withAliases(doc("scattered", "Schedule page", "How the class schedule page is built", "fact", "It loads in parts."), "weekly class calendar"),
