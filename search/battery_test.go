@@ -67,7 +67,7 @@ func TestTuneSweep(t *testing.T) {
 		t.Skip("diagnostics: run with -tune")
 	}
 	ix, cases := devIndex(t)
-	en := Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
+	en := enrichedDevIndex(t)
 	for _, v := range append([]sweep{{"defaults", func(*params) {}}}, sweeps...) {
 		p := defaults
 		v.set(&p)

@@ -103,3 +103,8 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// enrichedDevIndex is the index of the dev store enriched (enrichedStore).
+func enrichedDevIndex(t testing.TB) *Index {
+	return Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
+}

@@ -481,31 +481,29 @@ func (ix *Index) record(id int) ([]byte, bool) {
 }
 
 // doc decodes one document record.
-func (ix *Index) doc(id int) (Doc, bool) {
-	rec, ok := ix.record(id)
-	if !ok {
-		return Doc{}, false
-	}
-	d, ok := decodeDoc(rec)
-	if !ok {
-		ix.corrupt.Store(true)
-	}
-	return d, ok
-}
+func (ix *Index) doc(id int) (Doc, bool) { return decodeRecord(ix, id, decodeDoc) }
 
 // aliasesOf returns the aliases of document id, reading its record past
 // the rest without copying it; none when the record is damaged.
 func (ix *Index) aliasesOf(id int) []string {
+	aliases, _ := decodeRecord(ix, id, decodeAliases)
+	return aliases
+}
+
+// decodeRecord decodes the record of document id with decode, and marks
+// the index corrupt when decode finds it damaged.
+func decodeRecord[T any](ix *Index, id int, decode func([]byte) (T, bool)) (T, bool) {
+	var zero T
 	rec, ok := ix.record(id)
 	if !ok {
-		return nil
+		return zero, false
 	}
-	aliases, ok := decodeAliases(rec)
+	v, ok := decode(rec)
 	if !ok {
 		ix.corrupt.Store(true)
-		return nil
+		return zero, false
 	}
-	return aliases
+	return v, true
 }
 
 // term returns the string of a dictionary entry.

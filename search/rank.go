@@ -189,7 +189,12 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	scores := make([]float32, ix.nDocs)
 	cov := make([]float32, ix.nDocs)
 	touched := make([]bool, ix.nDocs)
-	phrases := ix.phrases(stats, p)
+	// The prompt's words, for what reads aliases (phrases, settle).
+	var words [][]int
+	if ix.avgLen[fieldAliases] > 0 {
+		words = promptWords(stats)
+	}
+	phrases := ix.phrases(stats, words, p)
 	ix.accumulate(stats, phrases, scores, cov, touched, p)
 	// The previous turn refines, never creates: a memory that none of the
 	// prompt's own words (or their synonyms) reach gets nothing from it.
@@ -253,7 +258,7 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	// What is shown is cut from the best score, whatever settle puts first.
 	bestScore := top[0].score
 	if len(top) > 1 {
-		top = ix.settle(top, stats, p, !opt.All)
+		top = ix.settle(top, stats, words, p, !opt.All)
 	}
 	var out []Result
 	hl := newHighlighter(stats)
@@ -293,30 +298,28 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 // not judged by them. Failing that, within p.closeCall, the memory its
 // writer rated the more important goes first. The second is kept whatever
 // the aliases say unless trim is set.
-func (ix *Index) settle(top []scored, stats []termStat, p *params, trim bool) []scored {
+func (ix *Index) settle(top []scored, stats []termStat, words [][]int, p *params, trim bool) []scored {
 	a, b := top[0], top[1]
 	if b.score < p.relative*a.score {
 		return top // not shown, nor close
 	}
-	aa, bb := ix.aliasesOf(a.doc), ix.aliasesOf(b.doc)
-	if len(aa) == 0 || len(bb) == 0 {
+	ra, rb, ok := ix.restatements(a.doc, b.doc, stats, words, p)
+	if !ok {
 		return ix.moreImportantFirst(top, p)
 	}
-	ma, mb := ix.aliasWordsMet(a.doc, b.doc, stats)
 	if p.restate > 0 && b.score >= p.restate*a.score {
-		ra, rb := restated(aa, ma, p.restateMin), restated(bb, mb, p.restateMin)
 		switch {
-		case rb >= ra+p.restateBy:
+		case rb.order >= ra.order+p.restateBy:
 			top[0], top[1] = b, a
-		case ra >= rb+p.restateBy:
+			ra, rb = rb, ra
+		case ra.order >= rb.order+p.restateBy:
 		default:
-			top = ix.moreImportantFirst(top, p)
+			if top = ix.moreImportantFirst(top, p); top[0] != a {
+				ra, rb = rb, ra
+			}
 		}
 	}
-	if top[0] != a {
-		aa, ma, bb, mb = bb, mb, aa, ma
-	}
-	if ra, rb := restated(aa, ma, p.aloneMin), restated(bb, mb, p.aloneMin); trim && ra > 0 && ra >= rb+p.restateBy {
+	if trim && ra.alone > 0 && ra.alone >= rb.alone+p.restateBy {
 		return top[:1]
 	}
 	return top
@@ -332,12 +335,25 @@ func (ix *Index) moreImportantFirst(top []scored, p *params) []scored {
 	return top
 }
 
-// aliasWordsMet counts, for documents a and b, how many of the prompt's own
-// words each of their aliases holds (index i: the alias of bit i, see
-// Build), a word counting once with its synonyms and an identifier once
-// with its parts, as in phrases.
-func (ix *Index) aliasWordsMet(a, b int, stats []termStat) (ma, mb [8]int) {
-	eachPromptWord(stats, func(terms []int) {
+// restatement is how much of one of a memory's aliases a prompt says again:
+// the largest share of an alias's words among those it restates in
+// p.restateMin words or more (order), and in p.aloneMin or more (alone).
+type restatement struct{ order, alone float64 }
+
+// restatements measures how the prompt restates the aliases of documents a
+// and b; ok is false when either has none (not enriched yet, a section of
+// a MEMORY.md), which is no evidence either way. A word counts once with
+// its synonyms and an identifier once with its parts, as in phrases; the
+// eighth and later aliases share one bit (see Build) and are not judged.
+func (ix *Index) restatements(a, b int, stats []termStat, words [][]int, p *params) (ra, rb restatement, ok bool) {
+	aa, bb := ix.aliasesOf(a), ix.aliasesOf(b)
+	if len(aa) == 0 || len(bb) == 0 {
+		return ra, rb, false
+	}
+	// The words of the prompt that each alias holds, from the postings'
+	// alias bits.
+	var ma, mb [8]int
+	for _, terms := range words {
 		var bitsA, bitsB uint8
 		for _, i := range terms {
 			ix.eachPosting(stats[i].post, func(doc int, tf *[numFields]uint8) {
@@ -353,26 +369,32 @@ func (ix *Index) aliasWordsMet(a, b int, stats []termStat) (ma, mb [8]int) {
 			ma[k] += int(bitsA >> k & 1)
 			mb[k] += int(bitsB >> k & 1)
 		}
-	})
-	return ma, mb
+	}
+	return restatementOf(aa, ma, p), restatementOf(bb, mb, p), true
 }
 
-// restated is the largest share of one alias's words that the prompt
-// restates (met: the words of each alias that it holds), among the aliases
-// it restates least words of or more; 0 when there is none. The eighth and
-// later aliases share one bit (see Build) and are not judged.
-func restated(aliases []string, met [8]int, least int) float64 {
-	var share float64
+// restatementOf is the restatement of aliases whose words the prompt meets
+// met times each.
+func restatementOf(aliases []string, met [8]int, p *params) restatement {
+	var r restatement
 	var buf []byte
 	for i, a := range aliases[:min(len(aliases), 8)] {
-		if i == 7 && len(aliases) > 8 || met[i] < least {
+		if i == 7 && len(aliases) > 8 || met[i] < min(p.restateMin, p.aloneMin) {
 			continue
 		}
-		if n := words(a, &buf); n > 0 {
-			share = max(share, float64(min(met[i], n))/float64(n))
+		n := words(a, &buf)
+		if n == 0 {
+			continue
+		}
+		share := float64(min(met[i], n)) / float64(n)
+		if met[i] >= p.restateMin {
+			r.order = max(r.order, share)
+		}
+		if met[i] >= p.aloneMin {
+			r.alone = max(r.alone, share)
 		}
 	}
-	return share
+	return r
 }
 
 // termStats looks up the query's terms, with their thesaurus expansions
@@ -639,8 +661,8 @@ func result(d Doc, score float64) Result {
 // anyway or the store has none. A word counts once with its synonyms, and
 // an identifier once with its parts: "atlas-web" typed once is one word,
 // though it meets an alias in "atlas-web", "atlas" and "web".
-func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
-	if p.alone == 1 || ix.avgLen[fieldAliases] == 0 {
+func (ix *Index) phrases(stats []termStat, words [][]int, p *params) []uint8 {
+	if p.alone == 1 || words == nil {
 		return nil
 	}
 	once := make([]uint8, ix.nDocs)  // aliases that hold one word so far
@@ -651,7 +673,7 @@ func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 		twice[doc] |= once[doc] & m
 		once[doc] |= m
 	}
-	eachPromptWord(stats, func(terms []int) {
+	for _, terms := range words {
 		for _, i := range terms {
 			ix.eachPosting(stats[i].post, func(doc int, tf *[numFields]uint8) {
 				if a := tf[fieldAliases]; a != 0 {
@@ -667,33 +689,35 @@ func (ix *Index) phrases(stats []termStat, p *params) []uint8 {
 			word[doc] = 0
 		}
 		reached = reached[:0]
-	})
+	}
 	return twice
 }
 
-// eachPromptWord calls fn with the terms (indexes in stats) of each word of
-// the prompt itself, in order: a word with its synonyms, an identifier with
-// its parts (typedWord).
-func eachPromptWord(stats []termStat, fn func(terms []int)) {
+// promptWords groups the terms (indexes in stats) of each word of the
+// prompt itself, in order: a word with its synonyms, an identifier with its
+// parts (typedWord).
+func promptWords(stats []termStat) [][]int {
 	typed := make([]string, len(stats))
 	for i := range stats {
 		typed[i] = typedWord(stats, i)
 	}
 	done := make([]bool, len(stats))
-	var terms []int
+	terms := make([]int, 0, len(stats)) // every word's, one after another
+	words := make([][]int, 0, len(stats))
 	for i := range stats {
 		if !stats[i].prompt || done[i] {
 			continue
 		}
-		terms = terms[:0]
+		start := len(terms)
 		for j := i; j < len(stats); j++ {
 			if !done[j] && stats[j].prompt && typed[j] == typed[i] {
 				done[j] = true
 				terms = append(terms, j)
 			}
 		}
-		fn(terms)
+		words = append(words, terms[start:len(terms):len(terms)])
 	}
+	return words
 }
 
 // typedWord names the word of the prompt that stats[i] stands for: the

@@ -386,6 +386,10 @@ func TestAliasesAndSummary(t *testing.T) {
 		}
 		return docs
 	}
+	// Two memories a prompt about the schedule page's error copy meets
+	// about as well, the second through its alias (see the close call).
+	scattered := doc("scattered", "Schedule page", "How the class schedule page is built", "fact", "It loads in parts.")
+	restated := withAliases(doc("restated", "Error copy", "Say what failed and offer one action", "rule", "No jokes."), "what message when the schedule fails to load")
 	tests := []struct {
 		name   string
 		docs   []Doc
@@ -422,20 +426,16 @@ func TestAliasesAndSummary(t *testing.T) {
 			// A close call (0.214 against 0.256): the prompt says again
 			// three of the four words of the second's alias, and none of
 			// the first's. Without the rule the first stays first.
-			name: "an alias the prompt restates decides a close call",
-			docs: append(filler(20, "page"),
-				withAliases(doc("scattered", "Schedule page", "How the class schedule page is built", "fact", "It loads in parts."), "weekly class calendar"),
-				withAliases(doc("restated", "Error copy", "Say what failed and offer one action", "rule", "No jokes."), "what message when the schedule fails to load")),
+			name:   "an alias the prompt restates decides a close call",
+			docs:   append(filler(20, "page"), withAliases(scattered, "weekly class calendar"), restated),
 			prompt: "what should the schedule page say when it fails to load",
 			want:   "restated",
 		},
 		{
 			// The same, but the first has no aliases (not enriched yet):
 			// that is no evidence against it.
-			name: "a memory without aliases is not judged by them",
-			docs: append(filler(20, "page"),
-				doc("scattered", "Schedule page", "How the class schedule page is built", "fact", "It loads in parts."),
-				withAliases(doc("restated", "Error copy", "Say what failed and offer one action", "rule", "No jokes."), "what message when the schedule fails to load")),
+			name:   "a memory without aliases is not judged by them",
+			docs:   append(filler(20, "page"), scattered, restated),
 			prompt: "what should the schedule page say when it fails to load",
 			want:   "scattered",
 		},
@@ -932,6 +932,18 @@ func TestRestatedAlone(t *testing.T) {
 		{"the second restated as much", []Doc{deploy("window", "friday deploy window"), deploy("freeze", "deploy window on friday")}, []string{"freeze", "window"}},
 		{"the second has no aliases", []Doc{deploy("window", "friday deploy window"), deploy("freeze")}, []string{"freeze", "window"}},
 		{"the first restated in one word only", []Doc{deploy("window", "friday lunch plans"), deploy("freeze", "holiday plans")}, []string{"freeze", "window"}},
+		// Scored second (0.383 against 0.405) and put first by its
+		// importance, neither restated enough to decide the order: the
+		// memory judged for showing alone is the one now first.
+		{"the more important second, put first, restated", []Doc{func() Doc {
+			d := deploy("window", "holiday plans")
+			d.Importance = 5
+			return d
+		}(), func() Doc {
+			d := withAliases(doc("freeze", "deploy window calendar", "what to know before a release", "rule", "Check the calendar first."), "friday deploy")
+			d.Importance = 6
+			return d
+		}()}, []string{"freeze"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -966,15 +978,13 @@ func TestPhrases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// The second memory gives the store the word "alarm".
-			ix := Build([]Doc{withAlias(doc("m", "Some note", "About something", "fact", "Body."), tt.alias),
+			ix := Build([]Doc{withAliases(doc("m", "Some note", "About something", "fact", "Body."), tt.alias),
 				doc("alarm", "Alarm", "The alarm", "fact", "alarm")})
 			stats, _ := ix.termStats(ParseQuery(tt.prompt, ""), &defaults)
-			ph := ix.phrases(stats, &defaults)
+			ph := ix.phrases(stats, promptWords(stats), &defaults)
 			if got := ph != nil && ph[0] != 0; got != tt.want {
 				t.Errorf("%q against alias %q: met as a phrase %v, want %v", tt.prompt, tt.alias, got, tt.want)
 			}
 		})
 	}
 }
-
-func withAlias(d Doc, alias string) Doc { d.Aliases = []string{alias}; return d }

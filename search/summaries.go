@@ -6,13 +6,8 @@ package search
 func (ix *Index) Summaries() []Doc {
 	docs := make([]Doc, 0, ix.nDocs)
 	for id := range ix.nDocs {
-		rec, ok := ix.record(id)
+		d, ok := decodeRecord(ix, id, decodeSummary)
 		if !ok {
-			return nil
-		}
-		d, ok := decodeSummary(rec)
-		if !ok {
-			ix.corrupt.Store(true)
 			return nil
 		}
 		docs = append(docs, d)

@@ -202,28 +202,6 @@ func wordTerm(s string) string {
 	return k
 }
 
-// words counts the words of text that make terms, without stemming them:
-// each chunk between spaces is one word, as an identifier is one with its
-// parts, and a chunk of stopwords is none. buf is the tokenizer's, kept
-// between calls.
-func words(text string, buf *[]byte) int {
-	n := 0
-	for chunk := range strings.FieldsSeq(text) {
-		content := false
-		*buf = tokenizeChunk(chunk, *buf, nil, func(w []byte) bool {
-			if !content {
-				k, _ := kept(string(w))
-				content = k != ""
-			}
-			return true // no stem is needed
-		}, func(token) { content = true })
-		if content {
-			n++
-		}
-	}
-	return n
-}
-
 // kept is what wordTerm makes of a word before its stem: "" when the word
 // is no term, and whether what it returns is still to be stemmed.
 func kept(s string) (string, bool) {
@@ -254,6 +232,28 @@ func kept(s string) (string, bool) {
 		return s[:len(s)-1], false
 	}
 	return s, true
+}
+
+// words counts the words of text that make terms, without stemming them:
+// each chunk between spaces is one word, as an identifier is one with its
+// parts, and a chunk of stopwords is none. buf is the tokenizer's, kept
+// between calls.
+func words(text string, buf *[]byte) int {
+	n := 0
+	for chunk := range strings.FieldsSeq(text) {
+		content := false
+		*buf = tokenizeChunk(chunk, *buf, nil, func(w []byte) bool {
+			if !content {
+				k, _ := kept(string(w))
+				content = k != ""
+			}
+			return true // no stem is needed
+		}, func(token) { content = true })
+		if content {
+			n++
+		}
+	}
+	return n
 }
 
 func isNumber(s string) bool {

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mem-dev/mem/internal/shared"
 )
 
 // TestTuneDump prints, for every battery prompt, the expected memories and
@@ -18,7 +16,7 @@ func TestTuneDump(t *testing.T) {
 	}
 	ix, cases := devIndex(t)
 	dump(t, "found", ix, cases)
-	dump(t, "enriched", Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project")), cases)
+	dump(t, "enriched", enrichedDevIndex(t), cases)
 }
 
 func dump(t *testing.T, label string, ix *Index, cases []battCase) {

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mem-dev/mem/internal/shared"
 )
 
 // explain lists what each query term gave document id, best first:
@@ -48,7 +46,7 @@ func explain(ix *Index, q Query, id int, p *params) string {
 				}
 			}
 			touched := make([]bool, ix.nDocs)
-			ix.contributions(st, ix.phrases([]termStat{st}, p), touched, p, func(doc int, s float64, _ bool) {
+			ix.contributions(st, ix.phrases([]termStat{st}, promptWords([]termStat{st}), p), touched, p, func(doc int, s float64, _ bool) {
 				if doc == id {
 					name := t.term + "(" + fields + ")"
 					if t.expansion {
@@ -76,7 +74,7 @@ func TestTuneWrong(t *testing.T) {
 		t.Skip("diagnostics: run with -tune")
 	}
 	_, cases := devIndex(t)
-	ix := Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
+	ix := enrichedDevIndex(t)
 	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	byID := map[string]int{}
 	for i := range ix.nDocs {
@@ -129,7 +127,7 @@ func TestTuneOracle(t *testing.T) {
 		t.Skip("diagnostics: run with -tune")
 	}
 	_, cases := devIndex(t)
-	ix := Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
+	ix := enrichedDevIndex(t)
 	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	both := defaults
 	both.aloneMin = 1 << 10 // the ranking's two, as settle orders them
