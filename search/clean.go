@@ -2,27 +2,17 @@ package search
 
 // Prompt cleaning: what ParseQuery reads of a raw prompt before it builds
 // terms. A prompt is split into prose and code (fenced blocks, lines that
-// look like logs, whole stack traces and diffs: eachSegment), image and
-// paste markers and URLs are removed (stripNoise; a ticket id in a URL's
-// path is kept), and a pasted SQL statement is noticed (pastesSQL), since
-// such a prompt is about SQL without saying so. TUNING.md records why each
-// rule is what it is.
+// look like logs, SQL statements, whole stack traces and diffs:
+// eachSegment), image and paste markers and URLs are removed (stripNoise;
+// a ticket id in a URL's path is kept), and a pasted SQL statement is
+// noticed, since such a prompt is about SQL without saying so.
+// TUNING.md records why each rule is what it is.
 
 import (
 	"slices"
 	"strings"
 	"unicode"
 )
-
-// pastesSQL reports whether a line of s is an SQL statement.
-func pastesSQL(s string) bool {
-	for line := range strings.Lines(s) {
-		if isSQLStatement(line) {
-			return true
-		}
-	}
-	return false
-}
 
 // isSQLStatement reports whether line is an SQL statement that changes or
 // reads data or a table, with the structure of one: a sentence that starts
@@ -60,9 +50,12 @@ func isSQLStatement(line string) bool {
 }
 
 // eachSegment splits raw prompt text into prose and code (fenced blocks,
-// lines that look like logs, and whole stack traces and diffs), with markers
-// and URLs removed.
-func eachSegment(s string, fn func(text string, code bool)) {
+// lines that look like logs, SQL statements, and whole stack traces and
+// diffs), with markers and URLs removed, and reports whether a line was an
+// SQL statement. A pasted statement's table and column names are the data it
+// touches, as a log's are; what the person says about it ("running it on
+// prod now") is the topic.
+func eachSegment(s string, fn func(text string, code bool)) (sql bool) {
 	inFence, inBlock := false, false
 	var prose strings.Builder
 	flush := func() {
@@ -81,7 +74,9 @@ func eachSegment(s string, fn func(text string, code bool)) {
 		// lines and its context lines look like prose one by one.
 		inBlock = inBlock && trim != "" || startsBlock(trim)
 		line = stripNoise(line)
-		if inFence || inBlock || looksLikeLog(trim) {
+		statement := isSQLStatement(trim)
+		sql = sql || statement
+		if inFence || inBlock || looksLikeLog(trim) || statement {
 			flush()
 			fn(line, true)
 			continue
@@ -90,6 +85,7 @@ func eachSegment(s string, fn func(text string, code bool)) {
 		prose.WriteByte('\n')
 	}
 	flush()
+	return sql
 }
 
 // startsBlock reports whether line opens a stack trace or a diff.

@@ -56,7 +56,7 @@ func parsePrompt(prompt string) Query {
 	n := min(len(prompt)/4+8, 1024)
 	q := Query{terms: make([]qterm, 0, n)}
 	acc := make(map[string]int, n)
-	eachSegment(prompt, func(text string, code bool) {
+	sql := eachSegment(prompt, func(text string, code bool) {
 		w := weightProse
 		if code {
 			w = weightCode
@@ -74,7 +74,7 @@ func parsePrompt(prompt string) Query {
 		}
 	})
 	// A pasted SQL statement is about SQL, though it seldom says so.
-	if pastesSQL(prompt) {
+	if sql {
 		q.add(acc, qterm{term: "sql", weight: weightCode, prompt: true})
 	}
 	capPaste(q.terms)

@@ -321,6 +321,8 @@ func TestParseQueryBarePastes(t *testing.T) {
 			[]string{"load", "prop", "size"}, []string{"review", "spinner", "access"}},
 		{"go panic", "the worker crashed\npanic: runtime error: invalid memory address\n\ngoroutine 1 [running]:\nmain.handleJob(0x0)\n\t/srv/worker/job.go:42 +0x1d",
 			[]string{"runtim", "invalid", "memori", "address", "handl", "job"}, []string{"worker", "crash"}},
+		{"sql statement", "the prices are wrong in prod, fix ready:\nUPDATE pass_types SET price_cents = price_cents / 100 WHERE studio_id = 9;\nrunning it on prod now",
+			[]string{"pass_types", "cent", "studio_id", "set", "updat"}, []string{"price", "wrong", "prod", "fix", "run"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			weights := map[string]float64{}
@@ -340,6 +342,24 @@ func TestParseQueryBarePastes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPastedSQLIsCode: a pasted SQL statement is code like any other paste,
+// so the columns it names do not outweigh what the person says about it
+// ("running it on prod now"). Weighed as prose, the statement's identifiers
+// put the note on cents first.
+func TestPastedSQLIsCode(t *testing.T) {
+	var docs []Doc
+	for i := range 20 {
+		docs = append(docs, doc(fmt.Sprintf("filler-%d", i), fmt.Sprintf("Note %d on lunch orders", i), "who orders the team lunch", "fact", "Order on Thursdays."))
+	}
+	docs = append(docs,
+		doc("money-in-cents", "Money as integer cents", "Every price column (pass_types.price_cents, bookings.amount_cents) holds integer cents", "rule", "Never floats; format prices at the edge."),
+		doc("prod-data-fixes", "Prod data fixes need review", "One-off data fixes are reviewed SQL files in infra/ops-sql", "rule", "Sam or Theo runs them on prod, never the author."))
+	wantFirst(t, Build(docs), []firstCase{
+		{"the prices are wrong in prod, fix ready:\nUPDATE pass_types SET price_cents = price_cents / 100 WHERE studio_id = 9;\nrunning it on prod now", "prod-data-fixes"},
+		{"should price_cents be a float?", "money-in-cents"},
+	})
 }
 
 var fixtureNow = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
