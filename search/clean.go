@@ -17,14 +17,11 @@ import (
 // isSQLStatement reports whether line is an SQL statement that changes or
 // reads data or a table, with the structure of one: a sentence that starts
 // with the same word ("update the docs and set the flag", "select a file
-// from the list") is not one.
+// from the list, then open it") is not one.
 func isSQLStatement(line string) bool {
 	line = strings.TrimLeft(line, " \t")
 	verb, _, _ := strings.Cut(line, " ")
-	switch {
-	case strings.EqualFold(verb, "update"), strings.EqualFold(verb, "select"), strings.EqualFold(verb, "delete"),
-		strings.EqualFold(verb, "insert"), strings.EqualFold(verb, "alter"):
-	default:
+	if !isSQLVerb(verb) {
 		return false
 	}
 	f := strings.Fields(line)
@@ -38,7 +35,11 @@ func isSQLStatement(line string) bool {
 	case strings.EqualFold(verb, "update"):
 		return strings.EqualFold(f[2], "set") && strings.Contains(line, "=")
 	case strings.EqualFold(verb, "select"):
-		return has("from") && (end || strings.ContainsAny(line, "*(,="))
+		from := slices.IndexFunc(f, func(w string) bool { return strings.EqualFold(w, "from") })
+		if from < 2 || from == len(f)-1 {
+			return false
+		}
+		return end || isColumnList(strings.Join(f[1:from], " ")) || strings.ContainsAny(strings.Join(f[from+1:], " "), "=<>")
 	case strings.EqualFold(verb, "delete"):
 		return strings.EqualFold(f[1], "from") && (end || has("where"))
 	case strings.EqualFold(verb, "insert"):
@@ -49,12 +50,104 @@ func isSQLStatement(line string) bool {
 	}
 }
 
+// isSQLVerb reports whether word opens a statement isSQLStatement knows.
+func isSQLVerb(word string) bool {
+	for _, v := range [...]string{"update", "select", "delete", "insert", "alter"} {
+		if strings.EqualFold(word, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// isColumnList reports whether what a SELECT names before FROM has the
+// shape of columns: a star, a call ("count(*)"), or names separated by
+// commas, each of a word or two ("b.id", "c.name AS class", "price p"),
+// where a sentence's clauses run longer ("the best option, then go").
+func isColumnList(cols string) bool {
+	if strings.Contains(cols, "*") {
+		return true
+	}
+	for i := 1; i < len(cols); i++ {
+		if cols[i] == '(' && isWordByte(cols[i-1]) {
+			return true
+		}
+	}
+	if !strings.Contains(cols, ",") {
+		return false
+	}
+	for item := range strings.SplitSeq(cols, ",") {
+		f := strings.Fields(item)
+		if len(f) == 0 || len(f) > 3 || len(f) == 3 && !strings.EqualFold(f[1], "as") {
+			return false
+		}
+	}
+	return true
+}
+
+// maxStatementLines bounds how far a statement formatted over lines is
+// followed.
+const maxStatementLines = 40
+
+// sqlStatement reports whether the line first (trimmed) starts an SQL
+// statement, and how many bytes of rest, the text after it, the statement
+// goes on over: a statement is often formatted with a clause a line
+// ("UPDATE pass_types" / "SET price_cents = ..." / "WHERE ...;"), and
+// none of its lines is one alone. It goes on over the lines that continue
+// it (continuesStatement) up to one that ends in ";".
+func sqlStatement(first, rest string) (ok bool, n int) {
+	verb, _, _ := strings.Cut(first, " ")
+	if !isSQLVerb(verb) {
+		return false, 0
+	}
+	lower := verb == strings.ToLower(verb)
+	for lines := 0; !strings.HasSuffix(first, ";") && lines < maxStatementLines && n < len(rest); lines++ {
+		line, _, _ := strings.Cut(rest[n:], "\n")
+		if !continuesStatement(line, lower) {
+			break
+		}
+		n += min(len(line)+1, len(rest)-n)
+		if strings.HasSuffix(strings.TrimSpace(line), ";") {
+			break
+		}
+	}
+	if n > 0 && isSQLStatement(first+" "+strings.Join(strings.Fields(rest[:n]), " ")) {
+		return true, n
+	}
+	return isSQLStatement(first), 0
+}
+
+// continuesStatement reports whether line goes on with an SQL statement
+// begun above it: it is indented, or opens with a clause's keyword
+// ("WHERE", "JOIN", "AND") in capitals, or in lower case under a statement
+// begun in lower case, unless it asks a question, as the person's own words
+// after a paste may ("where does this go wrong?").
+func continuesStatement(line string, lower bool) bool {
+	trim := strings.TrimSpace(line)
+	switch {
+	case trim == "" || strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
+		return false
+	case line[0] == ' ' || line[0] == '\t' || trim[0] == ')':
+		return true
+	}
+	word, _, _ := strings.Cut(trim, " ")
+	if !slices.Contains(sqlClauses, strings.ToLower(word)) {
+		return false
+	}
+	return word == strings.ToUpper(word) || lower && word == strings.ToLower(word) && !strings.HasSuffix(trim, "?")
+}
+
+// sqlClauses are the words that open a line of a statement formatted over
+// lines.
+var sqlClauses = []string{"from", "where", "set", "join", "inner", "left", "right", "full", "cross", "on",
+	"and", "or", "group", "order", "having", "limit", "offset", "values", "returning", "union", "select"}
+
 // eachSegment splits raw prompt text into prose and code (fenced blocks,
 // lines that look like logs, SQL statements, and whole stack traces and
-// diffs), with markers and URLs removed, and reports whether a line was an
-// SQL statement. A pasted statement's table and column names are the data it
-// touches, as a log's are; what the person says about it ("running it on
-// prod now") is the topic.
+// diffs), with markers and URLs removed, and reports whether there was an
+// SQL statement. A pasted statement's table and column names are the data
+// it touches, as a log's are; what the person says about it ("running it
+// on prod now") is the topic.
 func eachSegment(s string, fn func(text string, code bool)) (sql bool) {
 	inFence, inBlock := false, false
 	var prose strings.Builder
@@ -64,7 +157,12 @@ func eachSegment(s string, fn func(text string, code bool)) (sql bool) {
 			prose.Reset()
 		}
 	}
-	for line := range strings.Lines(s) {
+	for rest := s; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
 		trim := strings.TrimSpace(line)
 		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
 			inFence = !inFence
@@ -73,9 +171,12 @@ func eachSegment(s string, fn func(text string, code bool)) (sql bool) {
 		// A stack trace or diff runs until a blank line: its frames' code
 		// lines and its context lines look like prose one by one.
 		inBlock = inBlock && trim != "" || startsBlock(trim)
+		statement, n := sqlStatement(trim, rest)
+		if statement {
+			sql = true
+			line, rest = line+rest[:n], rest[n:]
+		}
 		line = stripNoise(line)
-		statement := isSQLStatement(trim)
-		sql = sql || statement
 		if inFence || inBlock || looksLikeLog(trim) || statement {
 			flush()
 			fn(line, true)

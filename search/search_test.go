@@ -227,6 +227,12 @@ func TestIsSQLStatement(t *testing.T) {
 		{"update the docs and set the flag", false},
 		{"update the readme, then set up CI", false},
 		{"select a file from the list", false},
+		{"select a file from the list, then open it", false},
+		{"Select the best option, then go from there", false},
+		{"select one (the cheaper) from the list", false},
+		{"SELECT b.id, c.name AS class FROM bookings b JOIN classes c ON c.id = b.class_id", true},
+		{"select id from users where email = 'x'", true},
+		{"select id from users", false},
 		{"delete from the dashboard the old panels", false},
 		{"insert into the page a banner", false},
 		{"alter table layout on mobile", false},
@@ -323,6 +329,11 @@ func TestParseQueryBarePastes(t *testing.T) {
 			[]string{"runtim", "invalid", "memori", "address", "handl", "job"}, []string{"worker", "crash"}},
 		{"sql statement", "the prices are wrong in prod, fix ready:\nUPDATE pass_types SET price_cents = price_cents / 100 WHERE studio_id = 9;\nrunning it on prod now",
 			[]string{"pass_types", "cent", "studio_id", "set", "updat"}, []string{"price", "wrong", "prod", "fix", "run"}},
+		{"sql statement a clause a line", "the prices are wrong in prod, fix ready:\nUPDATE pass_types\nSET price_cents = price_cents / 100\n" +
+			"WHERE studio_id = 9\n  AND archived_at IS NULL;\nrunning it on prod now",
+			[]string{"pass_types", "cent", "studio_id", "archiv"}, []string{"price", "wrong", "prod", "fix", "run"}},
+		{"the question after a statement is prose", "select b.id, b.starts_at\nfrom bookings b\nwhere does this query go wrong?",
+			[]string{"start", "book"}, []string{"queri", "wrong"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			weights := map[string]float64{}
@@ -358,6 +369,7 @@ func TestPastedSQLIsCode(t *testing.T) {
 		doc("prod-data-fixes", "Prod data fixes need review", "One-off data fixes are reviewed SQL files in infra/ops-sql", "rule", "Sam or Theo runs them on prod, never the author."))
 	wantFirst(t, Build(docs), []firstCase{
 		{"the prices are wrong in prod, fix ready:\nUPDATE pass_types SET price_cents = price_cents / 100 WHERE studio_id = 9;\nrunning it on prod now", "prod-data-fixes"},
+		{"the prices are wrong in prod, fix ready:\nUPDATE pass_types\nSET price_cents = price_cents / 100\nWHERE studio_id = 9;\nrunning it on prod now", "prod-data-fixes"},
 		{"should price_cents be a float?", "money-in-cents"},
 	})
 }
@@ -786,6 +798,7 @@ func FuzzParseQuery(f *testing.F) {
 	for _, s := range []string{
 		"ok go ahead", "[Image #1] see https://x.y/a/LARK-1/b", "```\npanic: x\n```", "ExpirePasses in a/b.go",
 		"2026-11-10 14:02:11 --> invoice.paid", "www.", "[", "https://", "a'b’c", "\xff\xfe",
+		"fix:\nUPDATE t\nSET a = 1\n  WHERE b = 2;\nok?", "select a, b\nFROM t\nWHERE",
 	} {
 		f.Add(s, "previous turn")
 	}
