@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/search"
 )
 
 func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n") }
@@ -28,28 +30,36 @@ func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n"
 // model wrote for it (enrichtest), since a user's store gets them without
 // asking.
 func TestUnseenStores(t *testing.T) {
+	const (
+		external = "external/memory-files/"
+		larkspur = "eval/store" // the dev battery's store
+	)
 	for _, c := range []struct {
-		battery, repo, store string
-		enriched             bool
-		hit2, silence, prec  float64
+		battery, src, store string // src: the store's folder in the shared data
+		enriched            bool
+		hit2, silence, prec float64
 	}{
-		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", false, 0.90, 1, 0.75},
-		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", false, 0.80, 1, 0.69},
-		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", false, 0.75, 1, 0.85},
-		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", false, 0.90, 1, 0.70},
-		{"application-pipeline.jsonl", "4444J99__application-pipeline", ".claude/memory", true, 1, 1, 0.90},
+		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", false, 0.90, 1, 0.75},
+		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", false, 0.80, 1, 0.75},
+		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", false, 0.75, 1, 0.85},
+		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", false, 0.90, 1, 0.70},
+		// Prompts for the dev battery's store written apart from it, by
+		// someone who saw the memories and neither the battery nor the code.
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", false, 0.74, 0.82, 0.50},
+		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", true, 1, 1, 0.90},
 		// "run the tests again please and tell me what fails" meets the
 		// memory about tests and gitignored data through an alias.
-		{"bga-assistant.jsonl", "AnotherSava__bga-assistant", ".claude/memory", true, 0.90, 0.75, 0.81},
-		{"niotebook.jsonl", "Akram012388__niotebook_v0.2", ".claude/agent-memory", true, 0.75, 1, 0.85},
-		{"compose-envkit.jsonl", "InfernalRabbit__compose-envkit", ".claude/agent-memory", true, 0.90, 1, 0.89},
+		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", true, 0.90, 0.75, 0.81},
+		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", true, 0.75, 1, 0.85},
+		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", true, 0.90, 1, 0.89},
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", true, 0.72, 0.76, 0.58},
 	} {
 		name := c.battery
 		if c.enriched {
 			name += "/enriched"
 		}
 		t.Run(name, func(t *testing.T) {
-			src := shared.Need(t, "external", "memory-files", c.repo, c.store)
+			src := shared.Need(t, strings.Split(c.src, "/")...)
 			dir := t.TempDir()
 			if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 				t.Fatalf("git init: %v\n%s", err, out)
@@ -86,7 +96,7 @@ func TestUnseenStores(t *testing.T) {
 			if !topical || !silent {
 				t.Fatalf("%s needs topical and silent cases", c.battery)
 			}
-			rep := eval.Run(ix, cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), 3)
+			rep := eval.Run(ix, cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), search.MaxInjected)
 			t.Logf("%d prompts: hit@1 %.2f hit@2 %.2f silence %.2f precision %.2f score %+d",
 				rep.Cases, rep.HitAt1, rep.HitAt2, rep.Silence, rep.Precision, rep.Score)
 			if rep.HitAt2 < c.hit2 || rep.Silence < c.silence || rep.Precision < c.prec {

@@ -4,7 +4,8 @@
 # enriched from the recorded cassette (a model's recorded answers to
 # `mem enrich`) and measured again. Prints one table; keeps nothing unless KEEP=1.
 #
-#   bash bench/retrieval.sh              # the dev battery and the four real stores
+#   bash bench/retrieval.sh              # the dev battery, our own prompts for its store
+#                                        # (written apart from it) and the four real stores
 #   KEEP=1 bash bench/retrieval.sh       # keep the repositories (enriched and not)
 #   CASSETTE=FILE bash bench/retrieval.sh   # answers recorded for this enrich prompt
 #                                        # (default: internal/enrichtest/testdata/cassette.jsonl)
@@ -27,6 +28,7 @@ NOW=${NOW:-2026-11-29}
 # name, store directory (relative to $SHARED), battery
 stores=(
   "dev|eval/store|$SHARED/eval/battery-dev.jsonl"
+  "larkspur-unseen|eval/store|$ROOT/internal/eval/testdata/larkspur.jsonl"
   "application-pipeline|external/memory-files/4444J99__application-pipeline/.claude/memory|$ROOT/internal/eval/testdata/application-pipeline.jsonl"
   "bga-assistant|external/memory-files/AnotherSava__bga-assistant/.claude/memory|$ROOT/internal/eval/testdata/bga-assistant.jsonl"
   "niotebook|external/memory-files/Akram012388__niotebook_v0.2/.claude/agent-memory|$ROOT/internal/eval/testdata/niotebook.jsonl"
