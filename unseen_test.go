@@ -21,10 +21,11 @@ import (
 func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n") }
 
 // TestUnseenStores runs our own prompts (eval/testdata) against real memory
-// stores written by others, which the method was not tuned on, through the
-// product's whole path: the store copied into a git repository, indexed as
-// `mem index` does (subdirectories, MEMORY.md sections) and searched as the
-// hook does. The floors are what the method measured when it last changed.
+// stores written by others, which the method was not tuned on, and against
+// the dev battery's store with prompts written apart from that battery,
+// through the product's whole path: the store copied into a git repository,
+// indexed as `mem index` does (subdirectories, MEMORY.md sections) and
+// searched as the hook does. The floors are what the method measured when it last changed.
 //
 // Each store is measured as found and enriched: with the aliases a real
 // model wrote for it (enrichtest), since a user's store gets them without
@@ -43,8 +44,7 @@ func TestUnseenStores(t *testing.T) {
 		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", false, 0.80, 1, 0.75},
 		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", false, 0.75, 1, 0.85},
 		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", false, 0.90, 1, 0.70},
-		// Prompts for the dev battery's store written apart from it, by
-		// someone who saw the memories and neither the battery nor the code.
+		// Written by someone who saw the memories, not the battery or the code.
 		{"larkspur.jsonl", larkspur, ".claude/agent-memory", false, 0.74, 0.82, 0.50},
 		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", true, 1, 1, 0.90},
 		// "run the tests again please and tell me what fails" meets the
