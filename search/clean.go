@@ -39,7 +39,8 @@ func isSQLStatement(line string) bool {
 		if from < 2 || from == len(f)-1 {
 			return false
 		}
-		return end || isColumnList(strings.Join(f[1:from], " ")) || strings.ContainsAny(strings.Join(f[from+1:], " "), "=<>")
+		compares := slices.ContainsFunc(f[from+1:], func(w string) bool { return strings.ContainsAny(w, "=<>") })
+		return end || compares || isColumnList(strings.Join(f[1:from], " "))
 	case strings.EqualFold(verb, "delete"):
 		return strings.EqualFold(f[1], "from") && (end || has("where"))
 	case strings.EqualFold(verb, "insert"):
@@ -125,7 +126,7 @@ func sqlStatement(first, rest string) (ok bool, n int) {
 func continuesStatement(line string, lower bool) bool {
 	trim := strings.TrimSpace(line)
 	switch {
-	case trim == "" || strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
+	case trim == "" || isFence(trim):
 		return false
 	case line[0] == ' ' || line[0] == '\t' || trim[0] == ')':
 		return true
@@ -164,7 +165,7 @@ func eachSegment(s string, fn func(text string, code bool)) (sql bool) {
 		}
 		rest = rest[len(line):]
 		trim := strings.TrimSpace(line)
-		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+		if isFence(trim) {
 			inFence = !inFence
 			continue
 		}
@@ -187,6 +188,11 @@ func eachSegment(s string, fn func(text string, code bool)) (sql bool) {
 	}
 	flush()
 	return sql
+}
+
+// isFence reports whether the trimmed line opens or closes a code fence.
+func isFence(trim string) bool {
+	return strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~")
 }
 
 // startsBlock reports whether line opens a stack trace or a diff.

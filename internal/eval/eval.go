@@ -99,6 +99,7 @@ type Miss struct {
 	Got    []string `json:"got"`
 	Rank   int      `json:"rank,omitempty"`  // 1-based, among the first missRanks results
 	Score  float64  `json:"score,omitempty"` // the expected memory's score at that rank
+	at     int      // the case's place in the battery
 }
 
 // missRanks is how deep a miss's expected memory is looked for.
@@ -107,21 +108,44 @@ const missRanks = 50
 // Injected is how many results a prompt injects at most.
 const Injected = 3
 
-// Run searches every case and scores the results. limit caps the results a
-// prompt injects (0 or more than Injected means Injected).
+// Run searches every case and scores the results (Score). limit caps the
+// results a prompt injects (0 or more than Injected means Injected). A miss
+// that expected a memory says where it ranked with the threshold off.
 func Run(ix *search.Index, cases []Case, now time.Time, limit int) Report {
 	if limit <= 0 || limit > Injected {
 		limit = Injected
 	}
+	queries := make([]search.Query, len(cases))
+	got := make([][]string, len(cases))
+	for i, c := range cases {
+		queries[i] = search.ParseQuery(c.Prompt, c.Previous)
+		got[i] = []string{} // "got": [] in JSON, not null
+		for _, x := range ix.Search(queries[i], search.Options{Limit: limit, Now: now}) {
+			got[i] = append(got[i], x.Slug)
+		}
+	}
+	r := Score(cases, got)
+	for i := range r.Misses {
+		m := &r.Misses[i]
+		if len(m.Expect) == 0 {
+			continue
+		}
+		all := ix.Search(queries[m.at], search.Options{Limit: missRanks, Now: now, All: true})
+		if j := slices.IndexFunc(all, func(x search.Result) bool { return slices.Contains(m.Expect, x.Slug) }); j >= 0 {
+			m.Rank, m.Score = j+1, all[j].Score
+		}
+	}
+	return r
+}
+
+// Score scores what each case got (got[i] for cases[i], best first) as the
+// package doc says: whatever injected them, mem's search or another hook
+// measured beside it.
+func Score(cases []Case, got [][]string) Report {
 	var r Report
 	var topical, hit1, hit2, quiet, silentCases, injected, relevant int
-	for _, c := range cases {
-		q := search.ParseQuery(c.Prompt, c.Previous)
-		res := ix.Search(q, search.Options{Limit: limit, Now: now})
-		got := make([]string, len(res))
-		for i, x := range res {
-			got[i] = x.Slug
-		}
+	for i, c := range cases {
+		got := got[i]
 		expected := func(s string) bool { return slices.Contains(c.Expect, s) }
 		injected += len(got)
 		for _, g := range got {
@@ -153,14 +177,7 @@ func Run(ix *search.Index, cases []Case, now time.Time, limit int) Report {
 		}
 		r.Score += point
 		if point < 1 {
-			m := Miss{ID: c.ID, Prompt: c.Prompt, Expect: c.Expect, Got: got}
-			if len(c.Expect) > 0 {
-				all := ix.Search(q, search.Options{Limit: missRanks, Now: now, All: true})
-				if i := slices.IndexFunc(all, func(x search.Result) bool { return expected(x.Slug) }); i >= 0 {
-					m.Rank, m.Score = i+1, all[i].Score
-				}
-			}
-			r.Misses = append(r.Misses, m)
+			r.Misses = append(r.Misses, Miss{ID: c.ID, Prompt: c.Prompt, Expect: c.Expect, Got: got, at: i})
 		}
 	}
 	r.Cases = len(cases)

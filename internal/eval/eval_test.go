@@ -83,6 +83,38 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestScore: what another hook injected is scored as mem's results are; a
+// right memory third of three scores 0, not -1 (some of what was injected
+// was right), and a prompt given nothing is a miss with "got": [].
+func TestScore(t *testing.T) {
+	topical := []string{"right"}
+	for _, c := range []struct {
+		name   string
+		expect []string
+		got    []string
+		score  int
+		hit2   float64
+	}{
+		{"first", topical, []string{"right", "x", "y"}, 1, 1},
+		{"second", topical, []string{"x", "right", "y"}, 1, 1},
+		{"third", topical, []string{"x", "y", "right"}, 0, 0},
+		{"only wrong", topical, []string{"x"}, -1, 0},
+		{"nothing", topical, []string{}, 0, 0},
+		{"silent", []string{}, []string{}, 1, 1},
+		{"noisy", []string{}, []string{"x"}, -1, 1},
+	} {
+		r := Score([]Case{{ID: c.name, Expect: c.expect}}, [][]string{c.got})
+		if r.Score != c.score || r.HitAt2 != c.hit2 {
+			t.Errorf("%s: score %d, hit@2 %.2f; want %d, %.2f", c.name, r.Score, r.HitAt2, c.score, c.hit2)
+		}
+	}
+	ix := search.Build([]search.Doc{{Slug: "release", Name: "Weekly release steps", Class: "procedure"}})
+	js, _ := json.Marshal(Run(ix, []Case{{ID: "blank", Prompt: "the mutex question", Expect: []string{"release"}}}, time.Now(), search.MaxInjected))
+	if !bytes.Contains(js, []byte(`"got":[]`)) {
+		t.Errorf("a prompt given nothing: %s", js)
+	}
+}
+
 // A miss says where its memory stood with the threshold off: here tied
 // second, below the threshold, so the prompt got silence.
 func TestMissRank(t *testing.T) {
