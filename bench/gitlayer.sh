@@ -2,7 +2,9 @@
 # The commit path against git's own, whole process, in one run each:
 #   1. `mem store` at N memories next to `git add FILE && git commit` of one
 #      file in the same repository (hyperfine medians and their ratio), and
-#      the git processes one store starts (strace);
+#      the git processes one store starts (strace); beside them the floor
+#      (gitlayer/floorstore): a Go process and the same two git processes,
+#      doing nothing else, and the same floor built to start as mem does;
 #   2. `mem log` on a history of 200,000 commits (one mem commit, deep);
 #   3. the user committing in a loop while mem stores: mem's failures and the
 #      user's (git add/commit refused on index.lock).
@@ -60,6 +62,15 @@ printf 'file %s\n' "\$n" >"$R/f.txt"
 NEXT
 sh "$TMP/next.sh"
 git -C "$R" add f.txt && git -C "$R" commit -qm f
+# The floor's branch swings between two commits of the same tree.
+tree=$(git -C "$R" rev-parse 'HEAD^{tree}')
+A=$(git -C "$R" commit-tree -p HEAD -m "floor a" "$tree")
+B=$(git -C "$R" commit-tree -p HEAD -m "floor b" "$tree")
+git -C "$R" update-ref refs/heads/floor "$A"
+(cd "$ROOT" && go build -o "$TMP/bin/floorstore" ./bench/gitlayer/floorstore &&
+  go build -tags memstart -o "$TMP/bin/floorstore-memstart" ./bench/gitlayer/floorstore)
+FLOOR="$TMP/bin/floorstore $R floor-note.md $TMP/next.md floor $A $B"
+FLOORSTART="$TMP/bin/floorstore-memstart $R floor-note.md $TMP/next.md floor $A $B"
 
 log "1. mem store vs git add + git commit, $N memories"
 idle=()
@@ -72,6 +83,8 @@ cmds=(-n "mem store" --prepare "sh $TMP/next.sh" "sh -c '$MEM -C $R store - < $T
 if [ -n "${OLD:-}" ]; then
   cmds+=(-n "mem store (OLD)" --prepare "sh $TMP/next.sh" "sh -c '$OLD -C $R store - < $TMP/next.md'")
 fi
+cmds+=(-n "floor" --prepare "sh $TMP/next.sh" "sh -c '$FLOOR'")
+cmds+=(-n "floor, mem's start" --prepare "sh $TMP/next.sh" "sh -c '$FLOORSTART'")
 cmds+=(-n "git add+commit" --prepare "sh $TMP/next.sh" "sh -c 'cd $R && git add f.txt && git commit -qm x'")
 load
 hf --warmup "$WARMUP" --runs "$RUNS" --export-json "$OUT/gitlayer-store.json" "${cmds[@]}" >"$OUT/gitlayer-store.log" 2>&1 ||
@@ -82,7 +95,7 @@ import json, sys
 res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 git = res["git add+commit"]["median"]
 for name, r in res.items():
-    print("%-18s median %7.1f ms  mean %7.1f ms  %5.2fx git add+commit" % (name, r["median"] * 1e3, r["mean"] * 1e3, r["median"] / git))
+    print("%-20s median %7.1f ms  mean %7.1f ms  %5.2fx git add+commit" % (name, r["median"] * 1e3, r["mean"] * 1e3, r["median"] / git))
 PY
 # The same three in strict alternation (bench/alternate), the next note
 # written untimed before each run, so drift on a shared machine favours none.
@@ -94,6 +107,10 @@ if [ -n "${OLD:-}" ]; then
   printf '%s -C %s store - < %s >/dev/null\n' "$OLD" "$R" "$TMP/next.md" >"$TMP/old.sh"
   alt+=("mem store (OLD)=/dev/null=sh $TMP/old.sh")
 fi
+printf '%s\n' "$FLOOR" >"$TMP/floor.sh"
+alt+=("floor=/dev/null=sh $TMP/floor.sh")
+printf '%s\n' "$FLOORSTART" >"$TMP/floorstart.sh"
+alt+=("floor, mem's start=/dev/null=sh $TMP/floorstart.sh")
 printf 'cd %s && git add f.txt && git commit -qm x\n' "$R" >"$TMP/git.sh"
 alt+=("git add+commit=/dev/null=sh $TMP/git.sh")
 echo "interleaved, $RUNS rounds of each:"
