@@ -97,7 +97,7 @@ git = res["git add+commit"]["median"]
 for name, r in res.items():
     print("%-20s median %7.1f ms  mean %7.1f ms  %5.2fx git add+commit" % (name, r["median"] * 1e3, r["mean"] * 1e3, r["median"] / git))
 PY
-# The same three in strict alternation (bench/alternate), the next note
+# The same in strict alternation (bench/alternate), the next note
 # written untimed before each run, so drift on a shared machine favours none.
 # Each runs under one sh, as git's pair needs one.
 build_alternate
