@@ -15,7 +15,6 @@ import (
 	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/shared"
-	"github.com/mem-dev/mem/search"
 )
 
 func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n") }
@@ -96,9 +95,8 @@ func TestUnseenStores(t *testing.T) {
 			if !topical || !silent {
 				t.Fatalf("%s needs topical and silent cases", c.battery)
 			}
-			rep := eval.Run(ix, cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), search.MaxInjected)
-			t.Logf("%d prompts: hit@1 %.2f hit@2 %.2f silence %.2f precision %.2f score %+d",
-				rep.Cases, rep.HitAt1, rep.HitAt2, rep.Silence, rep.Precision, rep.Score)
+			rep := eval.Run(ix, cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
+			t.Log(rep.Figures())
 			if rep.HitAt2 < c.hit2 || rep.Silence < c.silence || rep.Precision < c.prec {
 				t.Errorf("hit@2 %.2f, silence %.2f, precision %.2f; floors %.2f, %.2f, %.2f", rep.HitAt2, rep.Silence, rep.Precision, c.hit2, c.silence, c.prec)
 			}

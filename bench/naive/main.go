@@ -65,8 +65,7 @@ func run(ref, store string, batteries []string) error {
 			}
 		}
 		r := eval.Score(cases, got)
-		fmt.Printf("%-24s cases %d  hit@1 %.2f  hit@2 %.2f  silence %.2f  precision %.2f  score %+d\n",
-			filepath.Base(battery), r.Cases, r.HitAt1, r.HitAt2, r.Silence, r.Precision, r.Score)
+		fmt.Printf("%-24s %s\n", filepath.Base(battery), r.Figures())
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/eval"
-	"github.com/mem-dev/mem/search"
 )
 
 type evalCmd struct {
@@ -42,7 +41,7 @@ func (c evalCmd) Run(e *env) error {
 		return err
 	}
 	defer ix.Close()
-	rep := eval.Run(ix, cases, now, search.MaxInjected)
+	rep := eval.Run(ix, cases, now)
 	if c.JSON {
 		return printJSON(e, rep)
 	}

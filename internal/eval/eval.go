@@ -6,7 +6,8 @@
 //
 // expect: [] means the right answer is silence. Run reports hit@1, hit@2 (an
 // expected slug in the top two), the silence rate on expect:[] prompts, the
-// precision of everything injected (at most three results a prompt), and a
+// precision of everything injected (at most search.MaxInjected results a
+// prompt from mem's hook; another hook scored by Score may show more), and a
 // signed score: +1 for a hit in the top two, 0 for silence on a topical
 // prompt, -1 for injecting only wrong memories; on silence prompts +1 for
 // silence and -1 for any injection. A confident wrong answer costs more than
@@ -105,22 +106,16 @@ type Miss struct {
 // missRanks is how deep a miss's expected memory is looked for.
 const missRanks = 50
 
-// Injected is how many results a prompt injects at most.
-const Injected = 3
-
-// Run searches every case and scores the results (Score). limit caps the
-// results a prompt injects (0 or more than Injected means Injected). A miss
-// that expected a memory says where it ranked with the threshold off.
-func Run(ix *search.Index, cases []Case, now time.Time, limit int) Report {
-	if limit <= 0 || limit > Injected {
-		limit = Injected
-	}
+// Run searches every case as the prompt hook does, injecting at most
+// search.MaxInjected results, and scores them (Score). A miss that expected
+// a memory says where it ranked with the threshold off.
+func Run(ix *search.Index, cases []Case, now time.Time) Report {
 	queries := make([]search.Query, len(cases))
 	got := make([][]string, len(cases))
 	for i, c := range cases {
 		queries[i] = search.ParseQuery(c.Prompt, c.Previous)
 		got[i] = []string{} // "got": [] in JSON, not null
-		for _, x := range ix.Search(queries[i], search.Options{Limit: limit, Now: now}) {
+		for _, x := range ix.Search(queries[i], search.Options{Limit: search.MaxInjected, Now: now}) {
 			got[i] = append(got[i], x.Slug)
 		}
 	}
@@ -196,11 +191,16 @@ func ratio(n, d int) float64 {
 	return float64(n) / float64(d)
 }
 
+// Figures is the report's figures on one line, as mem eval prints them.
+func (r Report) Figures() string {
+	return fmt.Sprintf("cases %d  hit@1 %.2f  hit@2 %.2f  silence %.2f  precision %.2f  score %+d",
+		r.Cases, r.HitAt1, r.HitAt2, r.Silence, r.Precision, r.Score)
+}
+
 // WriteText writes the report for people: the figures, then the misses.
 func (r Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "cases %d  hit@1 %.2f  hit@2 %.2f  silence %.2f  precision %.2f  score %+d\n",
-		r.Cases, r.HitAt1, r.HitAt2, r.Silence, r.Precision, r.Score)
+	b.WriteString(r.Figures() + "\n")
 	for _, m := range r.Misses {
 		expect := strings.Join(m.Expect, ", ")
 		if expect == "" {

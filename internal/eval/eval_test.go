@@ -57,7 +57,7 @@ func TestRun(t *testing.T) {
 		{ID: "quiet", Prompt: "ok go ahead", Expect: []string{}},
 		{ID: "noisy", Prompt: "never log phone numbers or emails", Expect: []string{}},
 	}
-	r := Run(ix, cases, now, search.MaxInjected)
+	r := Run(ix, cases, now)
 	if r.Cases != 4 || r.HitAt2 != 0.5 || r.HitAt1 != 0.5 || r.Silence != 0.5 || r.Score != -1+1-1+1 {
 		t.Errorf("report = %+v", r)
 	}
@@ -93,7 +93,7 @@ func TestScore(t *testing.T) {
 		expect []string
 		got    []string
 		score  int
-		hit2   float64
+		rate   float64 // hit@2 of a topical case, silence of a silent one
 	}{
 		{"first", topical, []string{"right", "x", "y"}, 1, 1},
 		{"second", topical, []string{"x", "right", "y"}, 1, 1},
@@ -101,15 +101,19 @@ func TestScore(t *testing.T) {
 		{"only wrong", topical, []string{"x"}, -1, 0},
 		{"nothing", topical, []string{}, 0, 0},
 		{"silent", []string{}, []string{}, 1, 1},
-		{"noisy", []string{}, []string{"x"}, -1, 1},
+		{"noisy", []string{}, []string{"x"}, -1, 0},
 	} {
 		r := Score([]Case{{ID: c.name, Expect: c.expect}}, [][]string{c.got})
-		if r.Score != c.score || r.HitAt2 != c.hit2 {
-			t.Errorf("%s: score %d, hit@2 %.2f; want %d, %.2f", c.name, r.Score, r.HitAt2, c.score, c.hit2)
+		rate := r.HitAt2
+		if len(c.expect) == 0 {
+			rate = r.Silence
+		}
+		if r.Score != c.score || rate != c.rate {
+			t.Errorf("%s: score %d, rate %.2f; want %d, %.2f", c.name, r.Score, rate, c.score, c.rate)
 		}
 	}
 	ix := search.Build([]search.Doc{{Slug: "release", Name: "Weekly release steps", Class: "procedure"}})
-	js, _ := json.Marshal(Run(ix, []Case{{ID: "blank", Prompt: "the mutex question", Expect: []string{"release"}}}, time.Now(), search.MaxInjected))
+	js, _ := json.Marshal(Run(ix, []Case{{ID: "blank", Prompt: "the mutex question", Expect: []string{"release"}}}, time.Now()))
 	if !bytes.Contains(js, []byte(`"got":[]`)) {
 		t.Errorf("a prompt given nothing: %s", js)
 	}
@@ -122,7 +126,7 @@ func TestMissRank(t *testing.T) {
 		{Slug: "release", Name: "Weekly release steps", Description: "Tag, changelog, approval, watch the dashboards", Class: "procedure"},
 		{Slug: "branches", Name: "Branch naming", Description: "initials slash ticket dash slug", Class: "preference"},
 	})
-	r := Run(ix, []Case{{ID: "faint", Prompt: "tag the ticket", Expect: []string{"branches"}}}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), search.MaxInjected)
+	r := Run(ix, []Case{{ID: "faint", Prompt: "tag the ticket", Expect: []string{"branches"}}}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
 	if len(r.Misses) != 1 || r.Misses[0].Rank != 2 || r.Misses[0].Score <= 0 || r.Misses[0].Score >= search.DefaultThreshold {
 		t.Fatalf("misses = %+v, want faint ranked 2nd below the threshold", r.Misses)
 	}
@@ -175,7 +179,7 @@ func TestDevBattery(t *testing.T) {
 				// Run scores an empty battery 1 on every ratio: the floors would hold.
 				t.Fatalf("%d memories, %d cases: nothing to measure", len(docs), len(cases))
 			}
-			r := Run(search.Build(docs), cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), search.MaxInjected)
+			r := Run(search.Build(docs), cases, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
 			var buf bytes.Buffer
 			r.WriteText(&buf)
 			t.Log("\n" + buf.String())

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/eval"
-	"github.com/mem-dev/mem/search"
 )
 
 func TestMemoriesPage(t *testing.T) {
@@ -313,7 +312,7 @@ func TestInjectionsAndMarks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	rep := eval.Run(ix, cases, time.Now(), search.MaxInjected)
+	rep := eval.Run(ix, cases, time.Now())
 	if rep.Cases != 2 {
 		t.Errorf("eval ran %d cases", rep.Cases)
 	}
