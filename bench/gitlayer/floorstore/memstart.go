@@ -2,10 +2,14 @@
 
 // Built with -tags memstart, the floor links and initialises every package
 // mem's command does, so its start costs what mem's does: what is left
-// between it and mem store is mem's own work.
+// between it and mem store is mem's own work. The list is cmd/mem's
+// imports; TestMemstartLinksWhatMemLinks says when the two part.
 package main
 
 import (
+	_ "os/signal"
+	_ "text/tabwriter"
+
 	_ "github.com/alecthomas/kong"
 	_ "github.com/mem-dev/mem"
 	_ "github.com/mem-dev/mem/curator"
