@@ -19,6 +19,11 @@ func TestMaskSecrets(t *testing.T) {
 		// The word before a secret is never what is masked.
 		{line: "password hunter2-Zq81xLm29fKd", want: "password " + Masked},
 		{line: "psql postgres://atlas:Xk29fLq81zR@db.internal:5432/atlas -c 'select 1'"},
+		// Kinds that print inside a URL, a YAML file or a JSON config.
+		{line: "curl -s https://api.telegram.org/bot6893417250:AAFq8ZtL0rem1psumD0l0r5itAm3tC0nxY3/getMe", want: "curl -s " + Masked},
+		{line: "    token: kvj50ce9uvw53efr4edt2sywb3wkh5dnsipzz5fk", want: "token: " + Masked},
+		{line: `{"auths":{"ghcr.io":{"auth":"Y2k6WHE3cEwydlI5"}}}`, want: Masked},
+		{line: "export HEROKU_API_KEY=8d3f1c2a-6b7e-4f90-a1d2-3c4b5e6f7a80", want: "export " + Masked},
 		{line: "-----BEGIN RSA PRIVATE KEY----- MIIEowIBAAKCAQEA7q8XkPzQ3mV5nR2tY8wL1cF6hJ9bG4dS0aE", want: Withheld, withheld: true},
 	}
 	for _, tt := range tests {

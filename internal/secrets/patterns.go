@@ -55,9 +55,13 @@ func bodyRandom(prefixLen int) func([]string) bool {
 	return func(m []string) bool { return random(m[0][prefixLen:]) }
 }
 
-func mixedRandom(m []string) bool {
-	u, l, d := classes(m[1])
-	return u && l && d && random(m[1])
+func mixedRandom(m []string) bool { return mixed(m[1]) }
+
+// mixed reports whether s is random and holds upper and lower case letters
+// and digits, as a generated key does.
+func mixed(s string) bool {
+	u, l, d := classes(s)
+	return u && l && d && random(s)
 }
 
 // patterns run in this order, most specific first; a later pattern does not
@@ -148,6 +152,85 @@ var patterns = []*pattern{{
 	hints: []string{"eyj"},
 	re:    lazyregexp.New(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`),
 }, {
+	name:  "Mailgun API key",
+	hints: []string{"key-"},
+	re:    lazyregexp.New(`\bkey-[0-9a-f]{32}\b`),
+	ok:    bodyRandom(4),
+}, {
+	// Mailgun's newer keys are hex in three dashed groups, known by the
+	// name they are assigned to rather than by a prefix.
+	name:  "Mailgun API key",
+	hints: []string{"mailgun"},
+	re:    namedKey(`mailgun`, `[A-Za-z0-9_-]{20,}`),
+	group: 1,
+	ok: func(m []string) bool {
+		return random(m[1]) && !placeholderValue(m[1]) && strings.ContainsAny(m[1], "0123456789")
+	},
+}, {
+	name:  "Discord webhook URL",
+	hints: []string{"discord"},
+	re:    lazyregexp.New(`https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/([A-Za-z0-9_-]{60,})`),
+	ok:    func(m []string) bool { return random(m[1]) },
+}, {
+	// A bot token is the bot's numeric id, a colon and 35 characters
+	// starting with A, often inside the Bot API's URL (…/bot<token>/…).
+	name:  "Telegram bot token",
+	hints: []string{":a"},
+	re:    lazyregexp.New(`(?:^|[^A-Za-z0-9_])(?:bot)?([0-9]{8,10}:A[A-Za-z0-9_-]{32,35})(?:$|[^A-Za-z0-9_-])`),
+	group: 1,
+	ok:    func(m []string) bool { _, body, _ := strings.Cut(m[1], ":"); return random(body) },
+}, {
+	name:  "Vault token",
+	hints: []string{"hvs.", "hvb.", "hvr."},
+	re:    lazyregexp.New(`\bhv[sbr]\.[A-Za-z0-9_-]{24,}`),
+	ok:    bodyRandom(4),
+}, {
+	// The older service tokens, s. and 24 characters, read like a method
+	// called on a receiver named s: only a line about Vault or a token is
+	// read for them, and never a call.
+	name:  "Vault token",
+	hints: []string{"s."},
+	gate:  lazyregexp.New(`(?i)vault|token`),
+	re:    lazyregexp.New(`(?:^|[^A-Za-z0-9_.])(s\.[A-Za-z0-9]{24})(?:$|[^A-Za-z0-9_.(])`),
+	group: 1,
+	ok:    func(m []string) bool { return mixed(m[1][2:]) },
+}, {
+	// kubeconfig writes a user's bearer token as a YAML token: key alone on
+	// its line; so does any YAML file that holds one. Such a token need not
+	// be in mixed case (kubeadm's are lowercase), so it is judged by being
+	// random rather than by its classes.
+	name:  "kubeconfig token",
+	hints: []string{"token:"},
+	re:    lazyregexp.New(`^\s*(?:-\s+)?token:\s*["']?([A-Za-z0-9._~+/=:-]{16,})["']?\s*(?:#.*)?$`),
+	group: 1,
+	ok:    yamlToken,
+}, {
+	// ~/.docker/config.json keeps each registry's login as "auth", the
+	// base64 of user:password.
+	name:  "Docker registry auth entry",
+	hints: []string{`"auth"`},
+	re:    lazyregexp.New(`"auth"\s*:\s*"([A-Za-z0-9+/]{8,}={0,2})"`),
+	group: 1,
+	ok:    basicCredentials,
+}, {
+	name:  "Shopify access token",
+	hints: []string{"shp"},
+	re:    lazyregexp.New(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`),
+	ok:    bodyRandom(6),
+}, {
+	// A Heroku API key is a UUID, which alone names a request or a record:
+	// it is a key when assigned to a Heroku key's name.
+	name:  "Heroku API key",
+	hints: []string{"heroku"},
+	re:    namedKey(`heroku`, `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`),
+	group: 1,
+	ok:    func(m []string) bool { return random(m[1]) },
+}, {
+	name:  "age secret key",
+	hints: []string{"age-secret-key-1"},
+	re:    lazyregexp.New(`\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}\b`),
+	ok:    bodyRandom(16),
+}, {
 	name:  "connection string with an inline password",
 	hints: []string{"://"},
 	re:    lazyregexp.New(`\b[A-Za-z][A-Za-z0-9+.-]*://([^\s:/@'"<>]*):([^\s/@'"]+)@[^\s/'"]+`),
@@ -184,6 +267,22 @@ var patterns = []*pattern{{
 	group: 1,
 	ok:    basicCredentials,
 }}
+
+// namedKey matches a value, the regular expression value, assigned to a key
+// whose name starts with provider and names a key, secret or token
+// (MAILGUN_API_KEY=…, "heroku_api_key": "…"); the value is submatch 1.
+func namedKey(provider, value string) *lazyregexp.Regexp {
+	return lazyregexp.New(`(?i)\b` + provider + `[A-Za-z0-9_.-]*(?:key|secret|token)["'\x60]?\s*(?::=|=>|[:=])\s*["'\x60]?(` + value + `)`)
+}
+
+// yamlToken vets the value of a YAML token: key: random, holding letters
+// and digits, and neither a placeholder nor a path.
+func yamlToken(m []string) bool {
+	v := m[1]
+	return !placeholderValue(v) && !varNameRE.MatchString(v) && !strings.ContainsAny(v[:1], "/.~") &&
+		strings.ContainsAny(v, "0123456789") && strings.IndexFunc(v, unicode.IsLetter) >= 0 &&
+		random(v) && entropy(v) >= 3
+}
 
 var (
 	uuidRE = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)

@@ -2,10 +2,12 @@
 //
 // Memories are committed to git and shared with the team, so every write path
 // (store, capture, enrich, MCP) and the pre-commit hook refuse text in which
-// Scan finds something. Scan looks for the common providers' API keys, private
-// key blocks, connection strings with an inline password, high-entropy
-// tokens written right after a key, secret, token or password word, and
-// passwords assigned or told (DB_PASSWORD=…, "the admin password is …"). It
+// Scan finds something. Scan looks for the common providers' API keys and
+// webhook URLs, the logins config files keep (a kubeconfig's token, a Docker
+// config's auth), private keys (PEM blocks, age identities), connection
+// strings with an inline password, high-entropy tokens written right after a
+// key, secret, token or password word, and passwords assigned or told
+// (DB_PASSWORD=…, "the admin password is …"). It
 // reads a key the way a person would see it too: spaced in groups, cut across
 // lines, assembled from quoted pieces, or base64-encoded (a PEM file, a key
 // pair, bare DER or OpenSSH key material). It is tuned against what memories

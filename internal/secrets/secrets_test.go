@@ -36,6 +36,11 @@ const (
 	u16 = "6Z3FCH26WSZ14SKW"
 	sha = "3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345"
 	pw  = "Xq7pL2vR9"
+	l40 = "kvj50ce9uvw53efr4edt2sywb3wkh5dnsipzz5fk" // lowercase and digits
+	v24 = "Qm7tWx2LpR9vKd4NzB8sYh3J"
+	b68 = "nD8zRA9a9SkpXz9w3QlY7Zkuvqdt7s8Stqcbnr3yBdGBLEPH1qhT61qtc4xatws8phP9"
+	age = "5FERYXHRDZ9M6Y09MR8WRERWZGJ6F8NTXVHXYRDLM5AAHN0T09NL4UJY86" // bech32
+	uid = "8d3f1c2a-6b7e-4f90-a1d2-3c4b5e6f7a80"
 )
 
 // spaced writes s in groups of n separated by spaces, as a key read aloud
@@ -80,6 +85,26 @@ func TestScan(t *testing.T) {
 		{"SENDGRID_API_KEY=SG." + b22 + "." + b43, "SendGrid API key", "SG.F…"},
 		{"//registry.npmjs.org/:_authToken=npm_" + b36, "npm token", "npm_…"},
 		{"session cookie eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MiIsImV4cCI6MTcwMDAwMDAwMH0." + b43, "JSON Web Token", "eyJh…"},
+		{"curl -s --user 'api:key-" + h32 + "' https://api.mailgun.net/v3/mg.example.com/messages", "Mailgun API key", "key-…"},
+		{"MAILGUN_API_KEY=" + h32 + "-4b484e73-cf575dca", "Mailgun API key", "34d6…"},
+		{`mailgun_api_key: "key-` + h32 + `"`, "Mailgun API key", "key-…"},
+		{"deploys post to https://discord.com/api/webhooks/1187459023615823872/" + b68, "Discord webhook URL", "http…"},
+		{"old hook https://discordapp.com/api/webhooks/887459023615823872/" + b68 + "/slack", "Discord webhook URL", "http…"},
+		{"TELEGRAM_BOT_TOKEN=6893417250:AAF" + b32, "Telegram bot token", "6893…"},
+		{"alerts: curl https://api.telegram.org/bot6893417250:AAF" + b32 + "/sendMessage", "Telegram bot token", "6893…"},
+		{"vault login s." + v24, "Vault token", "s.Qm…"},
+		{"Initial Root Token: s." + v24, "Vault token", "s.Qm…"},
+		{"X-Vault-Token: hvs.CAESI" + b90, "Vault token", "hvs.…"},
+		{"    token: " + l40, "kubeconfig token", "kvj5…"},
+		{"- token: ab1c2d.9f8e7d6c5b4a3f2e", "kubeconfig token", "ab1c…"},
+		{`{"auths":{"registry.gitlab.com":{"auth":"` + b64("deploy-bot:"+b20) + `"}}}`, "Docker registry auth entry", "ZGVw…"},
+		{`      "auth": "` + b64("ada:"+pw) + `",`, "Docker registry auth entry", "YWRh…"},
+		{"SHOPIFY_ACCESS_TOKEN=shpat_" + h32, "Shopify access token", "shpa…"},
+		{"app secret shpss_" + h32 + " for webhooks", "Shopify access token", "shps…"},
+		{"HEROKU_API_KEY=" + uid, "Heroku API key", "8d3f…"},
+		{`heroku_api_key = "` + uid + `"`, "Heroku API key", "8d3f…"},
+		{"SOPS_AGE_KEY=AGE-SECRET-KEY-1" + age, "age secret key", "AGE-…"},
+		{"AGE-SECRET-KEY-1" + age, "age secret key", "AGE-…"},
 		// Private keys: the header counts when key material follows.
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + b40 + "\n-----END RSA PRIVATE KEY-----", "private key block", "----…"},
 		{"    -----BEGIN OPENSSH PRIVATE KEY-----\n    b3BlbnNzaC1rZXktdjEAAAAA" + b20, "private key block", "----…"},
@@ -191,6 +216,43 @@ func TestScan(t *testing.T) {
 		{"firstPassCallback := func(s string) error", "", ""},
 		{`cmd.Env = append(env, "PWD="+dir)`, "", ""},
 		{"privateKey := x25519.NewPrivateKey(*publicKey)", "", ""},
+		// Look-alikes of the providers' formats.
+		{"Mailgun's public validation key is pubkey-" + h32, "", ""},
+		{"MAILGUN_API_KEY=$MAILGUN_API_KEY", "", ""},
+		{"MAILGUN_API_KEY=key-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "", ""},
+		{"MAILGUN_DOMAIN=mg.example.com", "", ""},
+		{"the #deploys channel is https://discord.com/channels/1187459023615823872/1187459023615823999", "", ""},
+		{"webhook: https://discord.com/api/webhooks/<id>/<token>", "", ""},
+		{"https://discord.com/api/webhooks/123456789012345678/xxx", "", ""},
+		{"timestamps 20240115:103000 and 12:30:45, ratio 1234567890:1", "", ""},
+		{"the bot token looks like 123456789:ABC-DEF1234ghIkl-zyx57W2v1u123ew11 in the docs", "", ""},
+		{"TELEGRAM_BOT_TOKEN=$TOKEN", "", ""},
+		{"return s.parseRequestHeaders(ctx)", "", ""},
+		{"token := s.tokenSourceForProject2x()", "", ""},
+		{"vault tokens look like s.xxxxxxxxxxxxxxxxxxxxxxxx or hvs.…", "", ""},
+		{"VAULT_TOKEN=$(vault print token)", "", ""},
+		{"    tokenFile: /var/run/secrets/kubernetes.io/serviceaccount/token", "", ""},
+		{"    token: ${KUBE_TOKEN}", "", ""},
+		{"    token: <redacted>", "", ""},
+		{"    token: REDACTED", "", ""},
+		{"  token: 1500", "", ""},
+		{`{"auths":{"ghcr.io":{}},"credsStore":"desktop"}`, "", ""},
+		{`"auth": ""`, "", ""},
+		{`"auth": "` + b64("the quick brown fox jumps over") + `"`, "", ""},
+		{"SHOPIFY_ACCESS_TOKEN=shpat_…; tokens start with shpat_, shpss_ or shpca_", "", ""},
+		{"shpat_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "", ""},
+		{"HEROKU_APP_ID=" + uid, "", ""},
+		{"HEROKU_API_KEY=$HEROKU_API_KEY", "", ""},
+		{"HEROKU_API_KEY=00000000-0000-0000-0000-000000000000", "", ""},
+		{"request " + uid + " failed", "", ""},
+		{"age public key age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p", "", ""},
+		{"age identities start with AGE-SECRET-KEY-1 and live in ~/.config/sops/age/keys.txt", "", ""},
+		{"AGE-SECRET-KEY-1XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "", ""},
+		{"about: " + b64("Memories are committed to git, so they must never hold a secret."), "", ""},
+		{"set PASSWORD=<your password> before the first run", "", ""},
+		{"export API_TOKEN=$TOKEN", "", ""},
+		{"see https://example.com/api/webhooks/123/abc and https://api.example.com/v3/messages", "", ""},
+		{"palette #1e90ff, #FF6347 and rgb(30, 144, 255)", "", ""},
 	}
 	for _, tt := range tests {
 		fs := Scan(tt.text)
@@ -252,6 +314,11 @@ func FuzzScan(f *testing.F) {
 	f.Add("API_KEY=" + b32 + "\r\ntoken is " + h32)
 	f.Add("sk-proj-" + b90 + " eyJa" + b20 + ".eyJb" + b20 + "." + b20)
 	f.Add("key: ü\xff\xfe" + b36)
+	f.Add("MAILGUN_API_KEY=key-" + h32 + "\nhttps://discord.com/api/webhooks/1187459023615823872/" + b68)
+	f.Add("curl https://api.telegram.org/bot6893417250:AAF" + b32 + "/getMe\nvault login s." + v24)
+	f.Add("users:\n- name: ci\n  user:\n    token: " + l40)
+	f.Add(`{"auths":{"ghcr.io":{"auth":"` + b64("ci:"+pw) + `"}}}`)
+	f.Add("shpat_" + h32 + " HEROKU_API_KEY=" + uid + " AGE-SECRET-KEY-1" + age)
 	f.Fuzz(func(t *testing.T, text string) {
 		fs := Scan(text)
 		lines := strings.Count(text, "\n") + 1
