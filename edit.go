@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -18,7 +19,7 @@ import (
 // started from and the write of its result.
 var ErrChanged = errors.New("the memory changed while it was edited")
 
-// Raw returns a memory's file as it is on disk, whether or not it parses
+// Raw returns the file of the memory slug names (Resolve) as it is on disk, whether or not it parses
 // (an edit is how a broken one is fixed), and its path as a person reads it.
 func (r *Repo) Raw(ctx context.Context, slug string) (data []byte, shown string, err error) {
 	rel, err := r.findMemory(slug)
@@ -30,24 +31,6 @@ func (r *Repo) Raw(ctx context.Context, slug string) (data []byte, shown string,
 		return nil, "", err
 	}
 	return data, r.Place.Rel(r.abs(rel)), nil
-}
-
-// findMemory is find for a slug a person gave, with the errors load gives.
-func (r *Repo) findMemory(slug string) (string, error) {
-	slug = strings.TrimSuffix(slug, ".md")
-	rel, err := r.find(slug)
-	if err != nil {
-		return "", err
-	}
-	if rel == "" {
-		// Walk skips links that lead out of the store; say so rather than
-		// "not found" when that is why.
-		if _, err := r.files.ReadFile(slug + ".md"); errors.Is(err, gitstore.ErrEscape) {
-			return "", err
-		}
-		return "", fmt.Errorf("%w: %s", ErrNotFound, slug)
-	}
-	return rel, nil
 }
 
 // Rewrite replaces a memory's whole file with now, as one commit (Mem-Action:
@@ -77,7 +60,7 @@ func (r *Repo) Rewrite(ctx context.Context, slug string, was, now []byte) (Writt
 	if err != nil {
 		return Written{}, err
 	}
-	return r.commitEdit(ctx, rel, slug, m, "edit")
+	return r.commitEdit(ctx, rel, m, "edit")
 }
 
 // Update is a change to some fields of a memory; nil fields stay as they
@@ -89,15 +72,19 @@ type Update struct {
 	Body                     *string
 }
 
-// Update changes fields of a memory and commits it (Mem-Action: update),
+// Update changes fields of the memory ref names (Resolve) and commits it (Mem-Action: update),
 // keeping the rest of its file (unknown keys, aliases, labels) as it is.
 // The result is checked as a new memory is.
-func (r *Repo) Update(ctx context.Context, slug string, u Update) (Written, error) {
+func (r *Repo) Update(ctx context.Context, ref string, u Update) (Written, error) {
 	unlock, err := r.lock(ctx)
 	if err != nil {
 		return Written{}, err
 	}
 	defer unlock()
+	slug, err := r.Resolve(ref)
+	if err != nil {
+		return Written{}, err
+	}
 	rel, m, err := r.load(slug)
 	if err != nil {
 		return Written{}, err
@@ -147,7 +134,7 @@ func (r *Repo) Update(ctx context.Context, slug string, u Update) (Written, erro
 	if err != nil {
 		return Written{}, err
 	}
-	return r.commitEdit(ctx, rel, strings.TrimSuffix(slug, ".md"), checked, "update")
+	return r.commitEdit(ctx, rel, checked, "update")
 }
 
 // checkedMemory parses data as a memory a writer may commit: it parses
@@ -185,7 +172,8 @@ func (r *Repo) checkedMemory(shown string, data []byte) (*mdparse.Memory, error)
 
 // commitEdit dates m and commits it as the file rel; the caller holds the
 // lock.
-func (r *Repo) commitEdit(ctx context.Context, rel, slug string, m *mdparse.Memory, action string) (Written, error) {
+func (r *Repo) commitEdit(ctx context.Context, rel string, m *mdparse.Memory, action string) (Written, error) {
+	slug := layout.Slug(rel)
 	if err := m.Set(mdparse.KeyModified, r.Now().UTC().Truncate(time.Second)); err != nil {
 		return Written{}, err
 	}

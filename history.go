@@ -6,11 +6,12 @@ import (
 	"github.com/mem-dev/mem/gitstore"
 )
 
-// History lists the commits that changed the project memory slug, newest
-// first (at most limit; all when limit <= 0), each with the memory's diff
-// and the commit's trailers: who or what changed it, and why.
-func (r *Repo) History(_ context.Context, slug string, limit int) ([]gitstore.Revision, error) {
-	rel, _, err := r.load(slug)
+// History lists the commits that changed the project memory ref names
+// (Resolve), newest first (at most limit; all when limit <= 0), each with
+// the memory's diff and the commit's trailers: who or what changed it, and
+// why.
+func (r *Repo) History(_ context.Context, ref string, limit int) ([]gitstore.Revision, error) {
+	rel, err := r.findMemory(ref)
 	if err != nil {
 		return nil, err
 	}

@@ -36,10 +36,11 @@ type Entry struct {
 }
 
 // Show returns the memory's file as it is written, and its path as a
-// person reads it. A slug that a search gave and no memory file of the
-// project store has, a MEMORY.md section ("reviewer/MEMORY.md#L5") or a
-// memory of the personal, local or user store, is looked up in the search index:
-// a section is shown as its heading and facts, a memory as its file.
+// person reads it; slug is read as Resolve reads it. A slug that a search
+// gave and no memory file of the project store has, a MEMORY.md section
+// ("reviewer/MEMORY.md#L5") or a memory of the personal, local or user
+// store, is looked up in the search index: a section is shown as its
+// heading and facts, a memory as its file.
 func (r *Repo) Show(ctx context.Context, slug string) ([]byte, string, error) {
 	rel, m, err := r.load(slug)
 	if err == nil {
@@ -51,8 +52,18 @@ func (r *Repo) Show(ctx context.Context, slug string) ([]byte, string, error) {
 		return data, shown, nil
 	case ierr != nil:
 		return nil, "", ierr
+	case !errors.Is(err, ErrNotFound):
+		return nil, "", err
 	}
-	return nil, "", err
+	// Named whole, nothing is: the start of a project memory's slug, or
+	// the nearest slugs to say.
+	if slug, err = r.Resolve(slug); err != nil {
+		return nil, "", err
+	}
+	if rel, m, err = r.load(slug); err != nil {
+		return nil, "", err
+	}
+	return m.Bytes(), r.Place.Rel(r.abs(rel)), nil
 }
 
 // showIndexed finds slug among the search index's entries that load cannot

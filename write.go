@@ -119,6 +119,10 @@ func (n Note) file(rel string, now time.Time) gitstore.Change {
 // markSuperseded is the change that marks the memory old superseded by slug,
 // and the trailer that says so in the commit; the caller holds the lock.
 func (r *Repo) markSuperseded(old, slug string) (gitstore.Change, gitstore.Trailer, error) {
+	old, err := r.Resolve(old)
+	if err != nil {
+		return gitstore.Change{}, gitstore.Trailer{}, err
+	}
 	rel, m, err := r.load(old)
 	if err != nil {
 		return gitstore.Change{}, gitstore.Trailer{}, err
@@ -234,8 +238,13 @@ func deriveName(body string) string {
 	return text.ClipWords(line, nameMax)
 }
 
-// Forget marks a memory forgotten: the file stays, list and search skip it.
-func (r *Repo) Forget(ctx context.Context, slug string) (Written, error) {
+// Forget marks the memory ref names (Resolve) forgotten: the file stays,
+// list and search skip it.
+func (r *Repo) Forget(ctx context.Context, ref string) (Written, error) {
+	slug, err := r.Resolve(ref)
+	if err != nil {
+		return Written{}, err
+	}
 	return r.edit(ctx, slug, "forget", func(m *mdparse.Memory) error {
 		if m.Status == mdparse.StatusForgotten {
 			return fmt.Errorf("%s is already forgotten", slug)
@@ -326,9 +335,14 @@ func (r *Repo) findAtTop(slug string) (rel string, ok bool) {
 	return "", r.files.Flat()
 }
 
-// load finds and parses the memory with slug.
+// load finds and parses the memory with slug, exactly as it is named: a
+// pass names what it read, and must never write to another memory whose
+// slug merely starts so. What a person gives goes through Resolve first.
 func (r *Repo) load(slug string) (string, *mdparse.Memory, error) {
-	rel, err := r.findMemory(slug)
+	rel, err := r.findExact(slug)
+	if err == nil && rel == "" {
+		err = &NotFoundError{Slug: slug}
+	}
 	if err != nil {
 		return "", nil, err
 	}

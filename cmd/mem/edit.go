@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/mem-dev/mem"
 )
@@ -19,7 +18,7 @@ import (
 // next try.
 type editCmd struct {
 	File string `help:"Take the new content from FILE instead of an editor (for scripts and agents)." type:"path" placeholder:"FILE"`
-	Slug string `arg:"" help:"The memory's slug."`
+	Slug string `arg:"" help:"The memory: its slug, its path as mem search prints it, or the start of its slug."`
 }
 
 func (c editCmd) Run(e *env) error {
@@ -27,11 +26,14 @@ func (c editCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	was, shown, err := r.Raw(e.ctx, c.Slug)
+	slug, err := r.Resolve(c.Slug)
 	if err != nil {
 		return notFoundHint(err)
 	}
-	slug := strings.TrimSuffix(c.Slug, ".md")
+	was, shown, err := r.Raw(e.ctx, slug)
+	if err != nil {
+		return err
+	}
 	path := c.File
 	if path == "" {
 		dir, err := os.MkdirTemp("", "mem-edit-")

@@ -25,6 +25,10 @@ func (c enrichCmd) Run(e *env) error {
 	if c.Background {
 		return enrichBackground(r)
 	}
+	slugs, err := resolveAll(r, c.Slugs)
+	if err != nil {
+		return err
+	}
 	m := modelFor(e, c.NoModel, "aliases")
 	if m == nil {
 		return errors.New("enrich needs a model: install `claude` or set MEM_MODEL_CMD")
@@ -34,7 +38,7 @@ func (c enrichCmd) Run(e *env) error {
 		return err
 	}
 	defer unlock()
-	res, err := r.Enrich(e.ctx, mem.EnrichOptions{Model: m, Slugs: c.Slugs, Force: c.Force, Progress: newProgress(e.stderr, "enrich").update})
+	res, err := r.Enrich(e.ctx, mem.EnrichOptions{Model: m, Slugs: slugs, Force: c.Force, Progress: newProgress(e.stderr, "enrich").update})
 	if c.JSON && err == nil {
 		return printJSON(e, nonNil(res))
 	}

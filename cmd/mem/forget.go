@@ -3,7 +3,7 @@ package main
 import "fmt"
 
 type forgetCmd struct {
-	Slug string `arg:"" help:"The memory's slug."`
+	Slug string `arg:"" help:"The memory: its slug, its path as mem search prints it, or the start of its slug."`
 }
 
 func (c forgetCmd) Run(e *env) error {

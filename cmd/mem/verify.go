@@ -20,6 +20,10 @@ func (c verifyCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	slugs, err := resolveAll(r, c.Slugs)
+	if err != nil {
+		return err
+	}
 	m := modelFor(e, c.NoModel, "claims beyond the deterministic extractor")
 	unlock, err := lockModel(e, r, m)
 	if err != nil {
@@ -27,7 +31,7 @@ func (c verifyCmd) Run(e *env) error {
 	}
 	defer unlock()
 	v, err := r.Verify(e.ctx, mem.VerifyOptions{
-		Slugs:    c.Slugs,
+		Slugs:    slugs,
 		Network:  !c.Offline,
 		Model:    m,
 		Progress: newProgress(e.stderr, "verify").update,

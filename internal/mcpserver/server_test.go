@@ -672,3 +672,21 @@ func TestServeBadFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestShowResolves: memory_show takes what context_query and memory_list
+// print (a path, the start of a slug) and answers with the slug it found;
+// a slug that fits nothing names the nearest.
+func TestShowResolves(t *testing.T) {
+	cs, _ := connect(t)
+	w, _ := ok[written](t, cs, "memory_store", vat)
+	for _, ref := range []string{w.Path, "spanish-vat"} {
+		s, _ := ok[shown](t, cs, "memory_show", map[string]any{"slug": ref})
+		if s.Slug != w.Slug || !strings.Contains(s.Text, "off by one cent") {
+			t.Errorf("memory_show %q = %+v", ref, s)
+		}
+	}
+	res := call(t, cs, "memory_forget", map[string]any{"slug": "spanish-vat-rounds-per-lines"})
+	if msg := text(res); !res.IsError || !strings.Contains(msg, "did you mean spanish-vat-rounds-per-line?") {
+		t.Errorf("memory_forget of a near slug: %q", msg)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -208,11 +209,15 @@ func (s *server) forget(ctx context.Context, a slugArgs) (written, string, error
 }
 
 func (s *server) show(ctx context.Context, a slugArgs) (shown, string, error) {
-	data, path, err := s.repo.Show(ctx, a.Slug)
+	data, where, err := s.repo.Show(ctx, a.Slug)
 	if err != nil {
 		return shown{}, "", slugError("show", a.Slug, err)
 	}
-	out := shown{Slug: strings.TrimSuffix(a.Slug, ".md"), Path: path, Text: string(data)}
+	slug := strings.TrimSuffix(a.Slug, ".md")
+	if base, ok := strings.CutSuffix(path.Base(where), ".md"); ok && base != "MEMORY" {
+		slug = base // the memory a path or the start of a slug named
+	}
+	out := shown{Slug: slug, Path: where, Text: string(data)}
 	return out, out.Text, nil
 }
 
@@ -287,7 +292,11 @@ func (s *server) query(ctx context.Context, a queryArgs) (queryResult, string, e
 
 // slugError turns a failed show or forget into one sentence.
 func slugError(verb, slug string, err error) error {
-	if errors.Is(err, mem.ErrNotFound) {
+	var nf *mem.NotFoundError
+	switch {
+	case errors.As(err, &nf) && len(nf.Near) > 0:
+		return fmt.Errorf("no memory has the slug %q; did you mean %s? memory_list shows the slugs there are", slug, strings.Join(nf.Near, ", "))
+	case errors.Is(err, mem.ErrNotFound):
 		return fmt.Errorf("no memory has the slug %q: memory_list shows the slugs there are", slug)
 	}
 	return fmt.Errorf("could not %s %q: %v", verb, slug, err)
