@@ -15,11 +15,12 @@ type installCmd struct {
 	Agents  []string `help:"Agents to wire: claude, opencode, kimi, codex." default:"claude" sep:","`
 	Capture bool     `help:"Also run mem capture at session end and before compaction."`
 	User    bool     `help:"Install Claude Code's hooks for you, in every directory of every repository (they act where a store is), instead of in this repository."`
+	Local   bool     `help:"Install Claude Code's hooks for you in this repository only, in every directory of it: in .claude/settings.local.json, kept out of git."`
 	DryRun  bool     `help:"Show the changes without writing them."`
 }
 
 func (c installCmd) Run(e *env) error {
-	o, err := installOptions(e, c.Agents, c.Capture, c.User)
+	o, err := installOptions(e, c.Agents, c.Capture, c.User, c.Local)
 	if err != nil {
 		return err
 	}
@@ -34,8 +35,8 @@ func (c installCmd) Run(e *env) error {
 	if _, err := exec.LookPath("mem"); err != nil {
 		fmt.Fprintf(e.stderr, "mem: hint: mem is not on PATH, so the hooks and the MCP server do nothing yet; %s\n", install.HookPath(o).Hint(o.Mem))
 	}
-	if !c.User && slices.Contains(o.Agents, install.Claude) && !install.UserCovered() {
-		fmt.Fprintln(e.stderr, "mem: hint: Claude Code started in a subdirectory reads no hooks from this repository; `mem install --user` (or mem's plugin) runs them from any directory")
+	if !c.User && !c.Local && slices.Contains(o.Agents, install.Claude) && !install.UserCovered() {
+		fmt.Fprintln(e.stderr, "mem: hint: Claude Code started in a subdirectory reads no hooks from this repository's settings.json; `mem install --local` runs them from any directory of it for you, `mem install --user` (or mem's plugin) from any directory of any repository")
 	}
 	return nil
 }
@@ -43,11 +44,12 @@ func (c installCmd) Run(e *env) error {
 type uninstallCmd struct {
 	Agents []string `help:"Also remove user-level configs of these agents (e.g. kimi's ~/.kimi/mcp.json)." default:"claude" sep:","`
 	User   bool     `help:"Remove the hooks of mem install --user from your Claude Code settings."`
+	Local  bool     `help:"Remove the hooks of mem install --local from this repository's .claude/settings.local.json."`
 	DryRun bool     `help:"Show the changes without writing them."`
 }
 
 func (c uninstallCmd) Run(e *env) error {
-	o, err := installOptions(e, c.Agents, false, c.User)
+	o, err := installOptions(e, c.Agents, false, c.User, c.Local)
 	if err != nil {
 		return err
 	}
@@ -82,17 +84,22 @@ func applyChanges(e *env, changes []install.Change, dryRun bool, verb string) er
 // settings files are shared through git, so a binary that is on PATH is
 // written by its bare name; only one that is not gets its absolute path.
 // install.Plan checks the agents.
-func installOptions(e *env, agents []string, capture, user bool) (install.Options, error) {
+func installOptions(e *env, agents []string, capture, user, local bool) (install.Options, error) {
 	if user {
 		o, err := placeOptions(locate.Place{}, []string{install.Claude}, capture)
-		o.User = true
+		o.User, o.Local = true, local
 		return o, err
 	}
 	r, err := e.open()
 	if err != nil {
 		return install.Options{}, err
 	}
-	return placeOptions(r.Place, agents, capture)
+	if local {
+		agents = []string{install.Claude}
+	}
+	o, err := placeOptions(r.Place, agents, capture)
+	o.Local = local
+	return o, err
 }
 
 // placeOptions are the install options for a place, naming this mem binary

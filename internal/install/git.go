@@ -247,3 +247,56 @@ func unplanMergeDriver(pl *planner) error {
 	}
 	return unplanBlock(pl, filepath.Join(pl.o.Place.CommonDir, "config"), configMarkers, "remove mem's MEMORY.md merge driver")
 }
+
+// localExcludeMarkers delimit the line of info/exclude that keeps a local
+// install's settings out of git.
+var localExcludeMarkers = hashMarkers("local Claude Code settings")
+
+func localExcludePath(p locate.Place) string {
+	return filepath.Join(p.CommonDir, "info", "exclude")
+}
+
+// planLocalExclude keeps .claude/settings.local.json out of git with a line
+// of <common git dir>/info/exclude, the repository's own ignore list, which
+// nobody shares; unless git ignores the file already (Claude Code, making
+// the file itself, names it in the user's global ignore file).
+func planLocalExclude(pl *planner) error {
+	path := localExcludePath(pl.o.Place)
+	src, _, err := pl.read(path)
+	if err != nil {
+		return err
+	}
+	if _, _, ours, err := localExcludeMarkers.find(src); err != nil || ours {
+		return err
+	}
+	ignored, err := gitIgnores(pl.o.Place.WorkTree, ".claude/settings.local.json")
+	if err != nil || ignored {
+		return err
+	}
+	out, err := localExcludeMarkers.upsert(src, "/.claude/settings.local.json\n")
+	if err != nil {
+		return errors.New(path + ": " + err.Error())
+	}
+	return pl.write(path, out, 0o644, "keep your local Claude Code settings out of git")
+}
+
+func unplanLocalExclude(pl *planner) error {
+	return unplanBlock(pl, localExcludePath(pl.o.Place), localExcludeMarkers, "remove the line keeping your local Claude Code settings out of git")
+}
+
+// gitIgnores reports whether git ignores rel in the work tree.
+func gitIgnores(workTree, rel string) (bool, error) {
+	cmd := exec.Command("git", "-C", workTree, "check-ignore", "-q", "--", rel)
+	cmd.Env = gitstore.RepoFreeEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		return false, nil
+	}
+	return false, fmt.Errorf("git check-ignore %s: %v: %s", rel, err, strings.TrimSpace(stderr.String()))
+}

@@ -14,7 +14,9 @@
 //     PATH and does nothing when neither is there (HookCommand), so the file
 //     can be committed for a team. Other keys and hooks are left byte for
 //     byte as they were. With User, the same hooks go to the user's
-//     settings.json instead, and nothing else is written.
+//     settings.json instead, and nothing else is written; with Local, to
+//     .claude/settings.local.json, with a line of <common git dir>/info/exclude
+//     keeping it out of git when nothing else does.
 //   - The git pre-commit hook, in core.hooksPath when it is set and in
 //     <common git dir>/hooks otherwise. A hook that was there before is kept
 //     as pre-commit.mem-chained and runs first; its failure stops the commit.
@@ -82,6 +84,11 @@ type Options struct {
 	// directory of every repository and act only where a store is. Nothing
 	// of the repository is touched, and none is needed.
 	User bool
+	// Local installs the hooks for the person in this repository only: in
+	// .claude/settings.local.json (LocalSettingsPath), which nobody else
+	// gets and which git is told to ignore when nothing ignores it yet.
+	// Nothing else is written.
+	Local bool
 }
 
 // Agent names.
@@ -109,8 +116,11 @@ func Plan(o Options) ([]Change, error) {
 		return nil, err
 	}
 	steps := []func(*planner) error{planSettings, planPreCommit, planMCP, planRules, planMergeDriver}
-	if o.User {
+	switch {
+	case o.User:
 		steps = steps[:1]
+	case o.Local:
+		steps = []func(*planner) error{planSettings, planLocalExclude}
 	}
 	for _, step := range steps {
 		if err := step(pl); err != nil {
@@ -134,8 +144,11 @@ func PlanUninstall(o Options) ([]Change, error) {
 		pl.agents = append(pl.agents, Kimi)
 	}
 	steps := []func(*planner) error{unplanSettings, unplanPreCommit, unplanMCP, unplanRules, unplanMergeDriver}
-	if o.User {
+	switch {
+	case o.User:
 		steps = steps[:1]
+	case o.Local:
+		steps = []func(*planner) error{unplanSettings, unplanLocalExclude}
 	}
 	for _, step := range steps {
 		if err := step(pl); err != nil {
@@ -165,6 +178,9 @@ type planned struct {
 // newPlanner checks the options; install needs the binaries' paths,
 // uninstall does not.
 func newPlanner(o Options, install bool) (*planner, error) {
+	if o.User && o.Local {
+		return nil, errors.New("install: the hooks go to your settings (user) or this repository's local settings, not both")
+	}
 	if !o.User && (o.Place.WorkTree == "" || o.Place.CommonDir == "") {
 		return nil, errors.New("install: not inside a git work tree")
 	}

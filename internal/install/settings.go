@@ -58,10 +58,21 @@ func UserSettingsPath() (string, error) {
 	return filepath.Join(dir, "settings.json"), nil
 }
 
+// LocalSettingsPath is the work tree's .claude/settings.local.json, where a
+// local install puts the hooks: one person's settings for this repository,
+// which Claude Code reads from every directory of the work tree (2.1.328,
+// unlike settings.json), and which is not committed.
+func LocalSettingsPath(workTree string) string {
+	return filepath.Join(workTree, ".claude", "settings.local.json")
+}
+
 // hooksPath is the settings file this install writes its hooks to.
 func (pl *planner) hooksPath() (string, error) {
-	if pl.o.User {
+	switch {
+	case pl.o.User:
 		return UserSettingsPath()
+	case pl.o.Local:
+		return LocalSettingsPath(pl.o.Place.WorkTree), nil
 	}
 	return settingsPath(pl.o), nil
 }
@@ -215,8 +226,11 @@ func planSettings(pl *planner) error {
 		removeHooks(d, func(l hookLoc) bool { return l.kind == kindCapture })
 	}
 	why := "add mem's hooks to Claude Code's project settings"
-	if pl.o.User {
+	switch {
+	case pl.o.User:
 		why = "add mem's hooks to Claude Code's user settings (they act in repositories with a store)"
+	case pl.o.Local:
+		why = "add mem's hooks to your local settings for this repository (they run in every directory of it)"
 	}
 	return pl.write(path, d.src, 0o644, why)
 }

@@ -49,8 +49,8 @@ func TestEditMemory(t *testing.T) {
 }
 
 // snapshot reads the files install may touch, with their modes: every
-// file and directory under the work tree but .git, and git's config and
-// hooks (the cache, .git/mem, is not install's); and the named files of the
+// file and directory under the work tree but .git, and git's config,
+// info/exclude and hooks (the cache, .git/mem, is not install's); and the named files of the
 // home directory, which Claude Code itself also writes to.
 func (w *world) snapshot(t *testing.T, homeFiles ...string) map[string]string {
 	t.Helper()
@@ -79,7 +79,7 @@ func (w *world) snapshot(t *testing.T, homeFiles ...string) map[string]string {
 			if !strings.HasPrefix(rel, ".git/hooks") {
 				return nil
 			}
-		case strings.HasPrefix(rel, ".git/") && !strings.HasPrefix(rel, ".git/hooks/") && rel != ".git/config":
+		case strings.HasPrefix(rel, ".git/") && !strings.HasPrefix(rel, ".git/hooks/") && rel != ".git/config" && rel != ".git/info/exclude":
 			return nil
 		}
 		add(rel, p, d)

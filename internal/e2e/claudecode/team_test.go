@@ -181,3 +181,71 @@ func countSent(s *session, text string) int {
 	}
 	return n
 }
+
+// Started in a subdirectory, Claude Code 2.1.328 runs the hooks of the
+// root's .claude/settings.local.json, which `mem install --local` writes for
+// the person installing: the prompt gets its memory and the gate fires
+// there, git shows nothing new, and at the root, where settings.json holds
+// the same hooks, the prompt gets one injection. When the two files name
+// the hook differently Claude Code runs both, and the prompt's claim
+// (prompt_id) still lets only one inject. `mem uninstall --local` gives
+// every file back.
+func TestLocalInstall(t *testing.T) {
+	w := newWorld(t)
+	w.storeVAT()
+	w.mem("install")
+	w.git("add", ".")
+	w.git("commit", "-q", "-m", "install mem")
+	w.write("shop/checkout/README.md", "checkout\n")
+	w.git("add", ".")
+	w.git("commit", "-q", "-m", "checkout")
+	before := w.snapshot(t)
+	prompt := "why are spanish orders one cent off after the VAT rounding in checkout?"
+
+	w.mem("install", "--local")
+	if st := w.git("status", "--porcelain"); st != "" {
+		t.Fatalf("after install --local git status shows:\n%s", st)
+	}
+	s := w.claude("shop/checkout", prompt, steps(say("Per line.")))
+	if got := s.contexts(t, "UserPromptSubmit"); len(got) != 1 || !strings.Contains(got[0], "spanish-vat-rounds-per-line.md") {
+		t.Fatalf("from the subdirectory the model was sent %q, want the VAT memory (%s)", got, w.hookLog())
+	}
+	store := `mem store --class decision --name "VAT per line in tax.py" "tax.py rounds VAT per line"`
+	s = w.claude("shop/checkout", "fix the spanish VAT rounding in checkout", steps(editThenStop(store)...))
+	if gates := s.hooks("Stop"); len(gates) != 2 || gates[0].ExitCode != 2 {
+		t.Fatalf("from the subdirectory the Stop hooks ran %+v, want the gate's block, then a stop", gates)
+	}
+
+	s = w.claude(".", prompt, steps(say("Per line.")))
+	if n := len(s.hooks("UserPromptSubmit")); n != 1 || countSent(s, "spanish-vat-rounds-per-line.md") != 1 {
+		t.Fatalf("at the root with settings.json and settings.local.json: %d prompt hooks ran, the memory sent %d times; want 1 and 1",
+			n, countSent(s, "spanish-vat-rounds-per-line.md"))
+	}
+	// The same hook under another command line: Claude Code runs both.
+	local := w.read(".claude/settings.local.json")
+	w.write(".claude/settings.local.json", strings.Replace(local, "exec mem-hook prompt;", "exec mem-hook  prompt;", 1))
+	s = w.claude(".", prompt, steps(say("Per line.")))
+	if n := len(s.hooks("UserPromptSubmit")); n != 2 || countSent(s, "spanish-vat-rounds-per-line.md") != 1 {
+		t.Fatalf("two command lines of the prompt hook: %d ran, the memory sent %d times; want 2 and 1",
+			n, countSent(s, "spanish-vat-rounds-per-line.md"))
+	}
+	w.write(".claude/settings.local.json", local)
+	if out := w.mem("doctor"); !strings.Contains(out, "mem doctor: all good") {
+		t.Fatalf("mem doctor with the local install:\n%s", out)
+	}
+
+	w.mem("uninstall", "--local")
+	// What the sessions made (the agent's file, its memory) is theirs.
+	for _, p := range []string{"shop/checkout/shop", ".claude/agent-memory/vat-per-line-in-tax-py.md"} {
+		if err := os.RemoveAll(filepath.Join(w.repo, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := diffSnapshots(before, w.snapshot(t)); len(d) > 0 {
+		t.Fatalf("after uninstall --local:\n%s", strings.Join(d, "\n"))
+	}
+	s = w.claude("shop/checkout", prompt, steps(say("Per line.")))
+	if n := len(s.hooks("UserPromptSubmit")); n != 0 {
+		t.Fatalf("after uninstall --local %d prompt hooks ran from the subdirectory", n)
+	}
+}
