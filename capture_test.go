@@ -75,7 +75,10 @@ func appendLines(t *testing.T, path string, lines ...string) {
 	}
 }
 
-func memories(ps ...capture.Proposal) map[string]any { return map[string]any{"memories": ps} }
+// memories is a capture answer; with no proposals, {"memories":[]}.
+func memories(ps ...capture.Proposal) map[string]any {
+	return map[string]any{"memories": append([]capture.Proposal{}, ps...)}
+}
 
 // One capture is one commit with the session's id; a second capture of the
 // same session sends only what is new, the earlier part as context and the

@@ -21,24 +21,32 @@ type Enriched struct {
 	Aliases []string          `json:"aliases"`
 	Dropped map[string]string `json:"dropped,omitempty"`
 	Commit  string            `json:"commit,omitempty"`
-	// Skipped says why nothing was written, e.g. ReasonChanged.
+	// Skipped says why nothing was written: ReasonChanged,
+	// ReasonUnanswered, or gitstore's reason for a write without a commit.
 	Skipped string `json:"skipped,omitempty"`
 }
 
 // EnrichOptions tune an enrichment run.
 type EnrichOptions struct {
 	Model    model.Asker
-	Slugs    []string // only these memories, whatever aliases they have
-	Force    bool     // every current memory, whatever aliases it has
-	Progress func(done, total int)
+	Slugs    []string              // only these memories, whatever aliases they have
+	Force    bool                  // every current memory, whatever aliases it has
+	Progress func(done, total int) // model calls: before each, and once all are done
 }
+
+// ReasonUnanswered is why enrich left a memory as it was: the model's
+// answer for its batch had aliases for other memories but none for it. The
+// next run asks again.
+const ReasonUnanswered = "the model wrote no aliases for it"
 
 // Enrich writes `aliases:` (the words a person would type when they need a
 // memory) on the named memories, or on every current memory whose model
 // aliases are missing or were written for text that changed since
-// (enrich.Needs; all of them with Force), one commit per memory. The model
-// is asked without the store's lock; each answer is applied under it, and
-// skipped when the memory changed meanwhile.
+// (enrich.Needs; all of them with Force), as one commit for the run. The
+// model is asked without the store's lock; the answers are applied under
+// it, skipping each memory that changed meanwhile. A model call that fails
+// (after the runner's retry, an empty answer included) ends the run: what
+// the calls before it answered is committed, and the error returned.
 func (r *Repo) Enrich(ctx context.Context, o EnrichOptions) ([]Enriched, error) {
 	snap, err := r.snapshot(nil)
 	if err != nil {
@@ -64,43 +72,95 @@ func (r *Repo) Enrich(ctx context.Context, o EnrichOptions) ([]Enriched, error) 
 	}
 	sort.Strings(todo)
 	sort.Slice(all, func(i, j int) bool { return all[i].Slug < all[j].Slug })
-	var out []Enriched
-	defer func() {
-		if len(out) > 0 {
-			r.refreshAfter(ctx)
-		}
-	}()
-	done := 0
-	for _, b := range enrich.Plan(all, todo) {
+	batches := enrich.Plan(all, todo)
+	var (
+		out     []Enriched
+		written []int // indexes into out of the memories to write
+		askErr  error
+	)
+	for k, b := range batches {
 		if o.Progress != nil {
-			o.Progress(done, len(todo))
+			o.Progress(k, len(batches))
 		}
 		results, err := enrich.Ask(ctx, o.Model, b)
 		if err != nil {
-			return out, err
+			askErr = err
+			break
 		}
 		for _, n := range b.Targets {
-			done++
-			res := results[n.Slug]
-			e := Enriched{Slug: n.Slug, Need: need[n.Slug], Dropped: res.Dropped}
+			e := Enriched{Slug: n.Slug, Need: need[n.Slug]}
+			res, ok := results[n.Slug]
+			if !ok {
+				e.Skipped = ReasonUnanswered
+				out = append(out, e)
+				continue
+			}
+			e.Dropped = res.Dropped
 			if e.Aliases, err = enrich.Record(n.Memory, res.Kept); err != nil {
 				return out, fmt.Errorf("enrich %s: %w", n.Slug, err)
 			}
-			err = r.applyUnchanged(ctx, snap, []string{n.Slug}, func() (gitstore.Result, error) {
-				return r.files.Apply(ctx, []gitstore.Change{{Path: snap.paths[n.Slug], Data: n.Memory.Bytes()}},
-					gitstore.CommitInfo{Action: "enrich", Slug: n.Slug})
-			}, &e.Commit, &e.Skipped)
-			if err != nil {
-				return out, err
-			}
+			written = append(written, len(out))
 			out = append(out, e)
 		}
 	}
-	if o.Progress != nil {
-		o.Progress(len(todo), len(todo))
+	if askErr == nil && o.Progress != nil {
+		o.Progress(len(batches), len(batches))
+	}
+	if err := r.applyEnriched(ctx, snap, out, written); err != nil {
+		return out, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
-	return out, nil
+	return out, askErr
+}
+
+// applyEnriched writes the memories out[written] as one commit under the
+// store's lock, marking those changed since the snapshot ReasonChanged.
+func (r *Repo) applyEnriched(ctx context.Context, snap *snapshot, out []Enriched, written []int) error {
+	if len(written) == 0 {
+		return nil
+	}
+	unlock, err := r.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	var (
+		changes  []gitstore.Change
+		slugs    []string
+		trailers []gitstore.Trailer
+		apply    []int
+	)
+	for _, i := range written {
+		slug := out[i].Slug
+		if !snap.unchanged(r, slug) {
+			out[i].Skipped = ReasonChanged
+			continue
+		}
+		changes = append(changes, gitstore.Change{Path: snap.paths[slug], Data: snap.mems[slug].Bytes()})
+		slugs = append(slugs, slug)
+		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: slug})
+		apply = append(apply, i)
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	info := gitstore.CommitInfo{Action: "enrich"}
+	if len(slugs) == 1 {
+		info.Slug = slugs[0]
+	} else {
+		info.Subject = fmt.Sprintf("mem: enrich %d memories", len(slugs))
+		info.Body = "Aliases written for:\n- " + strings.Join(slugs, "\n- ")
+		info.Trailers = trailers
+	}
+	res, err := r.files.Apply(ctx, changes, info)
+	if err != nil {
+		return err
+	}
+	for _, i := range apply {
+		out[i].Commit, out[i].Skipped = res.Commit, res.Skipped
+	}
+	r.refreshLocked()
+	return nil
 }
 
 // ReasonChanged is why a pass left a memory as it was: the file changed
@@ -112,7 +172,7 @@ const ReasonChanged = "changed since the pass read it"
 // lock: each current memory parsed, with the bytes it was parsed from. The
 // pass asks its model and probes from it, holding no lock, and then writes,
 // under the lock, only to the files that still hold those bytes
-// (applyUnchanged), as install.Plan and Apply refuse a stale plan.
+// (unchanged), as install.Plan and Apply refuse a stale plan.
 type snapshot struct {
 	mems   map[string]*mdparse.Memory
 	paths  map[string]string // store-relative
@@ -144,38 +204,4 @@ func (s *snapshot) unchanged(r *Repo, slugs ...string) bool {
 		}
 	}
 	return true
-}
-
-// applyUnchanged takes the store's lock and runs apply when the files of
-// slugs are as the snapshot read them, recording the commit, or records in
-// skipped why nothing was committed (ReasonChanged, or gitstore's reason for
-// a write without a commit). Only an error of apply is returned.
-func (r *Repo) applyUnchanged(ctx context.Context, snap *snapshot, slugs []string, apply func() (gitstore.Result, error), commit, skipped *string) error {
-	unlock, err := r.lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if !snap.unchanged(r, slugs...) {
-		*skipped = ReasonChanged
-		return nil
-	}
-	res, err := apply()
-	if err != nil {
-		return err
-	}
-	*commit, *skipped = res.Commit, res.Skipped
-	return nil
-}
-
-// refreshAfter refreshes the cache after a pass's writes, under a short
-// lock of its own; like refreshLocked it only logs a failure.
-func (r *Repo) refreshAfter(ctx context.Context) {
-	unlock, err := r.lock(ctx)
-	if err != nil {
-		r.logf("refresh index: %v", err)
-		return
-	}
-	defer unlock()
-	r.refreshLocked()
 }

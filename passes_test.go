@@ -242,7 +242,8 @@ func TestPassesNeverMakeWritersWait(t *testing.T) {
 }
 
 // TestEnrichAppliesWhatDidNotChange: memories no one touched during the
-// pass get the model's aliases, one commit each, and say why they needed them.
+// pass get the model's aliases, in one commit for the pass, and say why
+// they needed them.
 func TestEnrichAppliesWhatDidNotChange(t *testing.T) {
 	r := newRepo(t)
 	store(t, r, vatTotal)
@@ -263,6 +264,9 @@ func TestEnrichAppliesWhatDidNotChange(t *testing.T) {
 		if e.Commit == "" || e.Skipped != "" || strings.Join(e.Aliases, ";") != "why is my basket a cent off" || e.Need != "missing" {
 			t.Errorf("%+v", e)
 		}
+	}
+	if res[0].Commit != res[1].Commit {
+		t.Errorf("commits %.12s and %.12s, want one for the pass", res[0].Commit, res[1].Commit)
 	}
 }
 

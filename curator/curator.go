@@ -3,6 +3,7 @@ package curator
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,6 +35,16 @@ type Verdict struct {
 	Confidence float64 `json:"confidence"`
 	Coverage   string  `json:"coverage"` // full | partial
 	Reason     string  `json:"reason"`
+}
+
+// Validate refuses a verdict with no relation ({}): a model that did not
+// answer, which the runner asks again and then reports, rather than a pair
+// queued for review on an empty verdict.
+func (v *Verdict) Validate() error {
+	if strings.TrimSpace(v.Relation) == "" {
+		return errors.New(`the verdict has no "relation"`)
+	}
+	return nil
 }
 
 // Decision is a supersession every guard allows: set superseded_by: Keep on
@@ -109,8 +120,9 @@ type Options struct {
 //
 // A verdict of partial or unrelated proposes nothing and is dropped (unless
 // the pair is a near-duplicate). A verdict that is not well formed (an
-// unknown relation, keep and retire that are not the pair) goes to Review.
-// An error from the model stops the run: Run returns what it had decided so
+// unknown relation, keep and retire that are not the pair) goes to Review;
+// one with no relation at all is no answer (Verdict.Validate). An error
+// from the model stops the run: Run returns what it had decided so
 // far and the error.
 func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 	r := Result{Duplicates: [][2]string{}, DeadPaths: []DeadPath{}, Apply: []Decision{}, Review: []ReviewItem{}}

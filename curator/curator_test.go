@@ -185,6 +185,11 @@ func TestRunModelErrorStops(t *testing.T) {
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "vat-rounding") {
 		t.Errorf("err = %v", err)
 	}
+	// An empty verdict is no answer: it stops the run, nothing is queued.
+	res, err := Run(context.Background(), []Memory{vatOld, vatNew}, Options{Model: &modeltest.Asker{Answer: `{}`}})
+	if err == nil || !strings.Contains(err.Error(), `no "relation"`) || len(res.Review)+len(res.Apply) != 0 {
+		t.Errorf("empty verdict: %+v, %v", res, err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Run(ctx, []Memory{vatOld, vatNew}, Options{Model: modeltest.Answering(supersede)}); !errors.Is(err, context.Canceled) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -46,9 +47,7 @@ func ModelClaims(ctx context.Context, a model.Asker, m *mdparse.Memory) ([]Claim
 	if a == nil || m == nil {
 		return nil, nil, nil
 	}
-	var ans struct {
-		Claims []json.RawMessage `json:"claims"`
-	}
+	var ans claimsAnswer
 	if err := a.Ask(ctx, buildPrompt(m), &ans); err != nil {
 		return nil, nil, fmt.Errorf("model claims: %w", err)
 	}
@@ -75,6 +74,21 @@ func ModelClaims(ctx context.Context, a model.Asker, m *mdparse.Memory) ([]Claim
 		}
 	}
 	return claims, rejected, nil
+}
+
+// claimsAnswer is the shape of a claims answer: {"claims":[...]}, and
+// {"claims":[]} when the note has nothing to check.
+type claimsAnswer struct {
+	Claims []json.RawMessage `json:"claims"`
+}
+
+// Validate refuses an answer without its claims list ({}, or "claims":
+// null): a model that did not answer, not a note with nothing to check.
+func (a *claimsAnswer) Validate() error {
+	if a.Claims == nil {
+		return errors.New(`the answer has no "claims" list (an empty list says there is nothing to check)`)
+	}
+	return nil
 }
 
 // modelClaim is one claim as a model writes it.

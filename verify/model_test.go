@@ -137,7 +137,7 @@ func TestModelClaimsPrompt(t *testing.T) {
 
 func TestModelClaimsErrors(t *testing.T) {
 	m := mdparse.New(mdparse.Fields{Name: "n"}, "PR #3 merged.")
-	for _, a := range []*modeltest.Asker{{Err: errors.New("model timed out")}, {Answer: `{"claims":"rm -rf /"}`}, {Answer: `not json`}} {
+	for _, a := range []*modeltest.Asker{{Err: errors.New("model timed out")}, {Answer: `{"claims":"rm -rf /"}`}, {Answer: `not json`}, {Answer: `{}`}, {Answer: `{"claims":null}`}} {
 		if _, _, err := ModelClaims(context.Background(), a, m); err == nil {
 			t.Errorf("answer %q, error %v: ModelClaims gave no error", a.Answer, a.Err)
 		}

@@ -24,6 +24,10 @@ import (
 // for every memory it asks about; FAKE_MODEL_CLAIMS answers a verify claims
 // prompt. Both come before FAKE_MODEL_ANSWER.
 //
+// FAKE_MODEL_CALLS, a file, counts the calls: each appends a line "call".
+// FAKE_MODEL_FIRST, with it, is the answer to the first call alone (a
+// malformed one, say), before all the others.
+//
 // FAKE_MODEL_GATE, a directory, makes it a model that takes as long as the
 // script wants: each call touches <gate>/started and answers only once
 // <gate>/release exists; a call that starts while another runs touches
@@ -59,6 +63,17 @@ func fakeModel() int {
 	}
 	if answer == "" {
 		answer = curationVerdict(string(prompt))
+	}
+	if calls := os.Getenv("FAKE_MODEL_CALLS"); calls != "" {
+		before, _ := os.ReadFile(calls)
+		if first := os.Getenv("FAKE_MODEL_FIRST"); first != "" && len(before) == 0 {
+			answer = first
+		}
+		f, err := os.OpenFile(calls, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintln(f, "call")
+			f.Close()
+		}
 	}
 	env, _ := json.Marshal(map[string]any{"type": "result", "subtype": "success", "is_error": false, "result": answer})
 	fmt.Println(string(env))

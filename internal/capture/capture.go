@@ -216,9 +216,9 @@ type Input struct {
 
 // Propose asks the model for at most in.Max memories from what is new in
 // the session and checks each one (Check). A session with nothing new
-// returns no proposals without asking the model. An error is returned only
-// when the model cannot be asked; a bad answer from the model is a list of
-// skips.
+// returns no proposals without asking the model. An error is returned when
+// the model cannot be asked or gives no answer (an empty or malformed one,
+// after the runner's retry); a proposal that fails Check is a skip.
 func Propose(ctx context.Context, a model.Asker, in Input) (keep []Proposal, skipped []Skipped, err error) {
 	if a == nil {
 		return nil, nil, errors.New("capture: no model to ask")
@@ -230,14 +230,28 @@ func Propose(ctx context.Context, a model.Asker, in Input) (keep []Proposal, ski
 	if strings.TrimSpace(digest) == "" {
 		return nil, nil, nil
 	}
-	var answer struct {
-		Memories []Proposal `json:"memories"`
-	}
+	var answer answer
 	if err := a.Ask(ctx, Prompt(digest, in.Held, in.Max), &answer); err != nil {
 		return nil, nil, fmt.Errorf("ask model for memories: %w", err)
 	}
 	keep, skipped = Check(answer.Memories, in)
 	return keep, skipped, nil
+}
+
+// answer is the shape of a capture answer: {"memories":[...]}, and
+// {"memories":[]} when the session taught nothing durable.
+type answer struct {
+	Memories []Proposal `json:"memories"`
+}
+
+// Validate refuses an answer without its memories list ({}, or "memories":
+// null): that is a model that did not answer, not one that found nothing,
+// and taking it for "nothing to store" would mark the session captured.
+func (a *answer) Validate() error {
+	if a.Memories == nil {
+		return errors.New(`the answer has no "memories" list (an empty list says there is nothing to store)`)
+	}
+	return nil
 }
 
 // Check validates and cleans proposals, drops what the session overturned

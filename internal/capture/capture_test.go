@@ -153,7 +153,7 @@ func TestPropose(t *testing.T) {
 		},
 		{
 			name:   "nothing durable",
-			answer: nil,
+			answer: []Proposal{},
 		},
 	}
 	for _, tt := range tests {
@@ -212,8 +212,16 @@ func TestProposeErrors(t *testing.T) {
 		t.Error("nil model.Asker: want an error")
 	}
 	// Unknown fields are the runner's to reject; the fake rejects them too.
-	if _, _, err := Propose(context.Background(), &modeltest.Asker{Answer: `{"memories":[],"extra":1}`}, Input{Session: session}); err == nil {
-		t.Error("unexpected answer shape: want an error")
+	// So is an answer without its list: {} is no answer, not "nothing to
+	// store", which is the empty list.
+	for _, answer := range []string{`{"memories":[],"extra":1}`, `{}`, `{"memories":null}`} {
+		if _, _, err := Propose(context.Background(), &modeltest.Asker{Answer: answer}, Input{Session: session}); err == nil {
+			t.Errorf("answer %s: want an error", answer)
+		}
+	}
+	keep, skipped, err := Propose(context.Background(), &modeltest.Asker{Answer: `{"memories":[]}`}, Input{Session: session})
+	if err != nil || len(keep)+len(skipped) != 0 {
+		t.Errorf(`{"memories":[]}: %v, %v, %v; want nothing to store and no error`, keep, skipped, err)
 	}
 }
 

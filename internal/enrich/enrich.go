@@ -319,11 +319,37 @@ type Result struct {
 	Dropped map[string]string
 }
 
+// answer is the shape of an enrich answer, {"aliases":{"<slug>":[...]}};
+// asked holds the targets of the call, which Validate checks it against.
+type answer struct {
+	Aliases map[string][]string `json:"aliases"`
+	asked   []Note
+}
+
+// Validate refuses an answer with no alias for any memory the call asked
+// about ({}, {"aliases":{}}, or aliases only for a neighbour): that is a
+// model that did not answer, and taking it for "no aliases" would erase the
+// aliases of every memory in the batch.
+func (a *answer) Validate() error {
+	for _, n := range a.asked {
+		if wrote(a.Aliases[n.Slug]) {
+			return nil
+		}
+	}
+	return fmt.Errorf("the answer has no aliases for %s", slugs(a.asked))
+}
+
+// wrote reports whether aliases holds one that is not blank.
+func wrote(aliases []string) bool {
+	return slices.ContainsFunc(aliases, func(a string) bool { return strings.TrimSpace(a) != "" })
+}
+
 // Ask asks the model for the aliases of b's targets and filters each
-// memory's answer (see Filter). A target the model left out gets an empty
-// Result, and what it wrote for a slug it was not asked about (a
-// neighbour's, say) is not used. An error means the model could not be
-// asked or answered in the wrong shape.
+// memory's answer (see Filter). A target the model wrote no alias for gets
+// no Result, so that the caller leaves it as it is, and what it wrote for a
+// slug it was not asked about (a neighbour's, say) is not used. An error
+// means the model could not be asked, or gave no answer in the right shape
+// with an alias for at least one target (after the runner's retry).
 func Ask(ctx context.Context, a model.Asker, b Batch) (map[string]Result, error) {
 	if a == nil {
 		return nil, errors.New("enrich: no model to ask")
@@ -331,18 +357,21 @@ func Ask(ctx context.Context, a model.Asker, b Batch) (map[string]Result, error)
 	if len(b.Targets) == 0 {
 		return nil, errors.New("enrich: no memory")
 	}
-	var answer struct {
-		Aliases map[string][]string `json:"aliases"`
-	}
-	if err := a.Ask(ctx, Prompt(b), &answer); err != nil {
-		return nil, fmt.Errorf("ask model for aliases of %s: %w", slugs(b.Targets), err)
-	}
-	out := make(map[string]Result, len(b.Targets))
 	for _, n := range b.Targets {
 		if n.Memory == nil {
 			return nil, errors.New("enrich: no memory")
 		}
-		kept, dropped := Filter(n.Memory, answer.Aliases[n.Slug])
+	}
+	ans := answer{asked: b.Targets}
+	if err := a.Ask(ctx, Prompt(b), &ans); err != nil {
+		return nil, fmt.Errorf("ask model for aliases of %s: %w", slugs(b.Targets), err)
+	}
+	out := make(map[string]Result, len(b.Targets))
+	for _, n := range b.Targets {
+		if !wrote(ans.Aliases[n.Slug]) {
+			continue
+		}
+		kept, dropped := Filter(n.Memory, ans.Aliases[n.Slug])
 		out[n.Slug] = Result{Kept: kept, Dropped: dropped}
 	}
 	return out, nil

@@ -110,14 +110,28 @@ func lastEnvelope(b []byte) (envelope, bool) {
 	return asEnvelope(bytes.TrimSpace(lines[len(lines)-1]))
 }
 
+// Validator is an answer type that knows an empty or incomplete answer from
+// a real one, which decoding alone cannot: {} decodes into any struct. A pass
+// gives its answer type a Validate method (on the pointer), and DecodeStrict
+// calls it after decoding; its error rejects the answer like a decoding error,
+// so Runner.Ask logs it and asks once more. An answer type may carry what
+// Validate checks against (the slugs a prompt asked about, say) in unexported
+// fields set before the call: decoding keeps them.
+type Validator interface {
+	Validate() error
+}
+
 // DecodeStrict decodes exactly one JSON value from raw into out, refusing
-// unknown fields, null and anything after the value.
+// unknown fields, null and anything after the value, then runs out's
+// Validate when it is a Validator. Like json.Unmarshal it starts from out's
+// value (fields the answer does not set keep theirs), but it decodes into a
+// copy: out is written only when the answer is accepted.
 func DecodeStrict(raw []byte, out any) error {
 	if string(bytes.TrimSpace(raw)) == "null" {
 		return errors.New("the answer is null")
 	}
-	// Decode into a fresh value so a failed attempt leaves out untouched.
 	fresh := reflect.New(reflect.TypeOf(out).Elem())
+	fresh.Elem().Set(reflect.ValueOf(out).Elem())
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(fresh.Interface()); err != nil {
@@ -125,6 +139,11 @@ func DecodeStrict(raw []byte, out any) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("trailing data after the JSON answer (answer began %q)", text.Clip(string(raw), 80))
+	}
+	if v, ok := fresh.Interface().(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return fmt.Errorf("%w (answer began %q)", err, text.Clip(string(raw), 80))
+		}
 	}
 	reflect.ValueOf(out).Elem().Set(fresh.Elem())
 	return nil

@@ -4,9 +4,12 @@
 // The model only fills typed fields; it never runs on the prompt path. A
 // Runner writes the prompt to the command's stdin, reads one JSON answer from
 // its stdout and decodes it strictly into the caller's struct: an unknown
-// field, a second value or anything that is not JSON is rejected, logged and
-// retried once. The model never writes a command, a path or a file; whatever
-// it answers is data for the caller to check.
+// field, a second value, anything that is not JSON, or an answer the pass's
+// Validator finds empty ({} where a field is required) is rejected, logged
+// and retried once; a command that exits non-zero or times out is too. A
+// rejected call is an error for the pass to report, never an empty result.
+// Retrying lives here and nowhere else. The model never writes a command, a
+// path or a file; whatever it answers is data for the caller to check.
 //
 // # Answer format
 //

@@ -79,6 +79,14 @@ func fakeModel(mode string, args []string) int {
 			return 3
 		}
 		fmt.Fprint(out, envelopeOf(answer, false))
+	case "empty-object":
+		fmt.Fprint(out, envelopeOf("{}", false))
+	case "empty-then-answer":
+		if calls == 1 {
+			fmt.Fprint(out, envelopeOf("{}", false))
+			break
+		}
+		fmt.Fprint(out, envelopeOf(answer, false))
 	case "fail":
 		fmt.Fprintln(os.Stderr, "claude: not logged in")
 		return 1
@@ -450,5 +458,65 @@ func TestAskErrorMessage(t *testing.T) {
 	}
 	if err == nil || strings.Count(err.Error(), `unknown field "command"`) != 1 || !strings.Contains(err.Error(), "2 attempts") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// checked is a verdict whose Validate refuses an answer without a relation,
+// and reads want, which the caller set before the call.
+type checked struct {
+	verdict
+	want string
+}
+
+func (c *checked) Validate() error {
+	if c.Relation == "" {
+		return errors.New("the verdict has no relation")
+	}
+	if c.Relation != c.want {
+		return fmt.Errorf("relation %q, want %q", c.Relation, c.want)
+	}
+	return nil
+}
+
+// An answer the Validator refuses is a rejected attempt: logged, asked
+// again once, and an error when the second is refused too; out is written
+// only with an accepted answer, and keeps what the caller set in it.
+func TestAskValidator(t *testing.T) {
+	tests := []struct {
+		mode, want string
+		calls      int
+		errWant    string
+	}{
+		{"envelope", "duplicate", 1, ""},
+		{"empty-then-answer", "duplicate", 2, ""},
+		{"empty-object", "duplicate", 2, "the verdict has no relation"},
+		{"envelope", "supersedes", 2, `relation "duplicate", want "supersedes"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode+"/"+tt.want, func(t *testing.T) {
+			t.Parallel()
+			count := filepath.Join(t.TempDir(), "calls")
+			r, log := fake(t, tt.mode, count)
+			got := checked{want: tt.want}
+			err := r.Ask(context.Background(), "Compare vat-rounding and vat-rates.", &got)
+			if b, _ := os.ReadFile(count); string(b) != strconv.Itoa(tt.calls) {
+				t.Errorf("model called %s times, want %d", b, tt.calls)
+			}
+			if n := strings.Count(log.String(), "rejected"); n != tt.calls-1 && tt.errWant == "" || tt.errWant != "" && n != 2 {
+				t.Errorf("log:\n%s", log)
+			}
+			if tt.errWant == "" {
+				if err != nil || got.verdict != (verdict{"duplicate", 0.9}) || got.want != tt.want {
+					t.Fatalf("Ask = %+v, %v", got, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.errWant) {
+				t.Fatalf("err = %v, want %q", err, tt.errWant)
+			}
+			if got != (checked{want: tt.want}) {
+				t.Errorf("out was written on failure: %+v", got)
+			}
+		})
 	}
 }
