@@ -290,6 +290,13 @@ func (r *Repo) Undo(ctx context.Context, ref string) (gitstore.Result, error) {
 	return res, nil
 }
 
+// PendingWrites lists the writes whose files are in place and whose commit
+// is still to be made (git was busy or failed), oldest first; the next
+// write commits them.
+func (r *Repo) PendingWrites() ([]gitstore.PendingWrite, error) {
+	return r.files.Pending()
+}
+
 // Log lists mem's commits, newest first.
 func (r *Repo) Log(ctx context.Context, limit int) ([]gitstore.Entry, error) {
 	return r.files.Log(ctx, limit)

@@ -1,12 +1,14 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -129,16 +131,23 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		seen[clean] = true
 		paths[i] = clean
 	}
-	if s.Check != nil {
-		for i, c := range changes {
-			if !c.Delete {
-				if err := s.Check(s.GitPath(paths[i]), c.Data); err != nil {
-					return Result{}, err
-				}
+	for i, c := range changes {
+		if !c.Delete {
+			if err := s.vet(s.GitPath(paths[i]), c.Data); err != nil {
+				return Result{}, err
 			}
 		}
+	}
+	if s.Check != nil {
 		if err := s.Check("", []byte(msg)); err != nil {
 			return Result{}, err
+		}
+	}
+	if s.WorkTree != "" {
+		// Without git nothing can be committed: refuse before anything is
+		// written, so that no write waits on a git that is not there.
+		if _, err := exec.LookPath("git"); err != nil {
+			return Result{}, errors.New("git is not on PATH: mem commits every write with git; install git or put it on PATH")
 		}
 	}
 
@@ -166,7 +175,11 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		cleaned = alongside(func() { s.removeStale(touchedDirs(s.Root, paths)) })
 		p := pending{Root: s.Root, Message: msg, Subject: subject}
 		for i, c := range changes {
-			p.Paths = append(p.Paths, pendingPath{Path: paths[i], Delete: c.Delete})
+			pp := pendingPath{Path: paths[i], Delete: c.Delete, Before: s.sumOf(r, paths[i])}
+			if !c.Delete {
+				pp.Data = c.Data
+			}
+			p.Paths = append(p.Paths, pp)
 		}
 		// The journal first: a write is never in place without it.
 		if mine, err = s.addPending(p); err != nil {
@@ -177,6 +190,12 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 		}
 	}
 	sts, err := staging()
+	if err == nil && s.WorkTree != "" {
+		err = s.refuseIndexState(ctx, r, changes, paths, &early)
+		if err != nil {
+			discardAll(r, sts)
+		}
+	}
 	if err != nil {
 		if mine != "" {
 			s.removePending(mine) // nothing was written
@@ -255,6 +274,18 @@ func (e *earlyIndex) take() *preparedIndex {
 	return ix
 }
 
+// peek returns the started copy without taking it, nil when there is none.
+func (e *earlyIndex) peek() *preparedIndex {
+	if e == nil || e.wait == nil {
+		return nil
+	}
+	ix, err := e.wait()
+	if err != nil {
+		return nil
+	}
+	return ix
+}
+
 // discard ends a copy that no attempt took.
 func (e *earlyIndex) discard() {
 	if ix := e.take(); ix != nil {
@@ -292,7 +323,10 @@ func touchedDirs(root string, paths []string) []string {
 
 // commitPending commits the store's pending writes, oldest first, and
 // returns the Result of the one named mine (all of them when mine is ""). The
-// first attempt uses early's index copy, if one was started.
+// first attempt uses early's index copy, if one was started. A write that
+// cannot be committed stays pending, its files in place, and the Result says
+// why (Skipped, for mine; Warning, for an earlier one): it is committed once
+// the cause is gone, and dropped never.
 func (s *Store) commitPending(ctx context.Context, mine string, early *earlyIndex) (Result, error) {
 	ps, err := s.loadPending()
 	if err != nil {
@@ -303,7 +337,7 @@ func (s *Store) commitPending(ctx context.Context, mine string, early *earlyInde
 	}
 	if why, err := s.busy(ctx); err != nil || why != "" {
 		if err != nil {
-			return Result{}, err
+			why = "git's state cannot be read: " + err.Error()
 		}
 		return Result{Skipped: why, Pending: true}, nil
 	}
@@ -316,12 +350,18 @@ func (s *Store) commitPending(ctx context.Context, mine string, early *earlyInde
 	for _, p := range ps {
 		r, err := s.commitOne(ctx, p, early)
 		if err != nil {
-			if p.name == last {
-				return Result{}, err // stays pending: the next write tries again
+			if ctx.Err() != nil {
+				return Result{Skipped: "interrupted: " + ctx.Err().Error(), Pending: true, Earlier: earlier, Warning: strings.Join(warnings, "; ")}, nil
 			}
-			warnings = append(warnings, fmt.Sprintf("a write left uncommitted earlier (%s) could not be committed and is left in the work tree: %v", p.Subject, err))
-			s.removePending(p.name)
+			if p.name == last {
+				res = Result{Skipped: "it could not be committed: " + err.Error(), Pending: true}
+			} else {
+				warnings = append(warnings, fmt.Sprintf("a write left uncommitted earlier (%s) still cannot be committed and stays pending: %v", p.Subject, err))
+			}
 			continue
+		}
+		if r.Warning != "" {
+			warnings = append(warnings, r.Warning)
 		}
 		if r.Pending {
 			// Git is busy: this write and every later one stay pending, in order.
@@ -331,6 +371,7 @@ func (s *Store) commitPending(ctx context.Context, mine string, early *earlyInde
 		s.removePending(p.name)
 		if p.name == last {
 			res = r
+			res.Warning = ""
 		} else if r.Committed {
 			earlier = append(earlier, r.Commit)
 		}
@@ -342,8 +383,14 @@ func (s *Store) commitPending(ctx context.Context, mine string, early *earlyInde
 
 // commitOne makes the commit of one pending write from the files as they are
 // on disk: a path written is committed if it exists, a path removed if it does
-// not (whatever else happened to it is not this write's).
+// not (whatever else happened to it is not this write's). A path that git put
+// back as it was before the write (git reset --hard, git rebase --abort, a
+// checkout) gets the write again first, and the Result's Warning says so.
 func (s *Store) commitOne(ctx context.Context, p pending, early *earlyIndex) (Result, error) {
+	redone, err := s.redo(p)
+	if err != nil {
+		return Result{}, err
+	}
 	var gitPaths []string
 	for _, pp := range p.Paths {
 		_, err := os.Lstat(filepath.Join(s.Root, filepath.FromSlash(pp.Path)))
@@ -351,6 +398,52 @@ func (s *Store) commitOne(ctx context.Context, p pending, early *earlyIndex) (Re
 			gitPaths = append(gitPaths, s.GitPath(pp.Path))
 		}
 	}
+	res, err := s.commitPaths(ctx, p, gitPaths, early)
+	if err == nil && len(redone) > 0 {
+		res.Warning = fmt.Sprintf("git had undone a write that was not committed yet (%s: %s), as git reset --hard or git rebase --abort do; mem wrote it again", p.Subject, strings.Join(redone, ", "))
+	}
+	return res, err
+}
+
+// redo writes again each path of p that git has put back to what it was
+// before p's write, and returns them (store-relative).
+func (s *Store) redo(p pending) ([]string, error) {
+	var redone []string
+	for _, pp := range p.Paths {
+		if pp.Before == "" || (!pp.Delete && pp.Data == nil) {
+			continue // a new file, or a record without its content
+		}
+		r, err := os.OpenRoot(s.Root)
+		if err != nil {
+			return nil, err
+		}
+		cur, err := r.ReadFile(pp.Path)
+		if err != nil || sum(cur) != pp.Before || (!pp.Delete && bytes.Equal(cur, pp.Data)) {
+			r.Close()
+			continue
+		}
+		if pp.Delete {
+			err = s.remove(r, pp.Path)
+		} else {
+			var st staged
+			if st, err = s.stage(r, pp.Path, pp.Data); err == nil {
+				if err = s.install(r, st); err != nil {
+					st.discard(r)
+				}
+			}
+		}
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("write %s again: %w", pp.Path, err)
+		}
+		redone = append(redone, pp.Path)
+	}
+	return redone, nil
+}
+
+// commitPaths commits gitPaths as p's commit, retrying while the user's
+// git moves the index or the branch.
+func (s *Store) commitPaths(ctx context.Context, p pending, gitPaths []string, early *earlyIndex) (Result, error) {
 	if len(gitPaths) == 0 {
 		return Result{Skipped: SkipNoChange}, nil
 	}
@@ -419,9 +512,12 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 	var err error
 	ix := early.take()
 	if ix == nil {
-		ix, err = s.prepareIndex(ctx, gitPaths)
-	} else if err = ix.stage(gitPaths); err != nil {
-		ix.discard()
+		ix, err = s.startIndex(ctx)
+	}
+	if err == nil {
+		if err = s.stageStates(ctx, obj, ix, gitPaths); err != nil {
+			ix.discard()
+		}
 	}
 	g, gerr := guessing() // the objects are this goroutine's alone again
 	if err != nil {
@@ -561,18 +657,16 @@ func (s *Store) entries(ctx context.Context, obj objects, index string, paths []
 	if err != nil {
 		return nil, err
 	}
-	if s.Check != nil {
-		for _, e := range entries {
-			if e.Mode == 0 {
-				continue
-			}
-			blobs, err := obj.readBlobs(ctx, []string{e.Hash})
-			if err != nil {
-				return nil, err
-			}
-			if err := s.Check(e.Path, blobs[0]); err != nil {
-				return nil, err
-			}
+	for _, e := range entries {
+		if e.Mode == 0 {
+			continue
+		}
+		blobs, err := obj.readBlobs(ctx, []string{e.Hash})
+		if err != nil {
+			return nil, err
+		}
+		if err := s.vet(e.Path, blobs[0]); err != nil {
+			return nil, err
 		}
 	}
 	return entries, nil

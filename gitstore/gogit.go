@@ -130,6 +130,14 @@ func (g *goGitObjects) indexEntries(ctx context.Context, index string, paths []s
 	return entries, err
 }
 
+func (g *goGitObjects) indexStates(ctx context.Context, index string, paths []string) ([]pathState, error) {
+	states, err := readIndexStates(index, paths, 20)
+	if errors.Is(err, errIndexFormat) {
+		return g.cli.indexStates(ctx, index, paths)
+	}
+	return states, err
+}
+
 func (g *goGitObjects) writeTree(ctx context.Context, base string, entries []entry) (string, error) {
 	goGitMu.Lock()
 	defer goGitMu.Unlock()

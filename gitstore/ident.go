@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -53,6 +54,9 @@ func (s *Store) identities(now time.Time) (author, committer object.Signature, o
 			return author, committer, false // git's own rules for odd names apply
 		}
 	}
+	if gitBool(cfg["commit.gpgsign"]) {
+		return author, committer, false // git signs it (cliObjects.writeCommit)
+	}
 	at, ok1 := envDate("GIT_AUTHOR_DATE", now)
 	ct, ok2 := envDate("GIT_COMMITTER_DATE", now)
 	if !ok1 || !ok2 {
@@ -60,6 +64,23 @@ func (s *Store) identities(now time.Time) (author, committer object.Signature, o
 	}
 	return object.Signature{Name: strings.TrimSpace(an), Email: strings.TrimSpace(ae), When: at},
 		object.Signature{Name: strings.TrimSpace(cn), Email: strings.TrimSpace(ce), When: ct}, true
+}
+
+// signs reports whether git signs the commits made here (commit.gpgsign),
+// from the configuration files when mem can read them, else from git.
+func (s *Store) signs(ctx context.Context) bool {
+	if os.Getenv("GIT_CONFIG_PARAMETERS") == "" && os.Getenv("GIT_CONFIG_COUNT") == "" {
+		cfg := map[string]string{}
+		readable := true
+		for _, f := range s.configFiles() {
+			readable = readable && readIdentityConfig(f, cfg)
+		}
+		if readable {
+			return gitBool(cfg["commit.gpgsign"])
+		}
+	}
+	out, err := s.git(ctx, nil, nil, "config", "--type=bool", "--get", "commit.gpgsign")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
 func first(vals ...string) string {
@@ -150,7 +171,7 @@ func readIdentityConfig(path string, cfg map[string]string) bool {
 		if name == "include" || name == "includeif" {
 			return false
 		}
-		for _, role := range []string{"user", "author", "committer", "extensions"} {
+		for _, role := range []string{"user", "author", "committer", "extensions", "commit"} {
 			if name != role {
 				continue
 			}

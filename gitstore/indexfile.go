@@ -41,35 +41,99 @@ func readIndexEntries(path string, paths []string, hashSize int) ([]entry, error
 }
 
 func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, error) {
-	if len(data) < 12+hashSize || string(data[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: not an index", errIndexFormat)
-	}
-	version := binary.BigEndian.Uint32(data[4:8])
-	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("%w: version %d", errIndexFormat, version)
-	}
-	n := binary.BigEndian.Uint32(data[8:12])
 	want := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		want[p] = true
 	}
 	found := map[string]entry{}
+	err := walkIndex(data, hashSize, func(name []byte, mode uint32, hash []byte, flags, _ uint16) {
+		if stage := (flags >> 12) & 3; stage == 0 && want[string(name)] {
+			found[string(name)] = entry{Path: string(name), Mode: mode, Hash: hex.EncodeToString(hash)}
+		}
+	})
+	return found, err
+}
+
+// Flags of an index entry (gitformat-index(5)).
+const (
+	flagAssumeValid  = 0x8000 // in flags: git update-index --assume-unchanged
+	flagExtended     = 0x4000 // in flags: extended flags follow
+	flagSkipWorktree = 0x4000 // in the extended flags
+)
+
+// readIndexStates reads what the index file at path says of each of paths
+// beyond its content: whether it holds the path, and the flags and stages
+// that make git update-index ignore or misread the work tree (see
+// pathState). It fails with errIndexFormat as readIndexEntries does.
+func readIndexStates(path string, paths []string, hashSize int) ([]pathState, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		data = nil
+	} else if err != nil {
+		return nil, err
+	}
+	found := map[string]pathState{}
+	if data != nil {
+		want := make(map[string]bool, len(paths))
+		for _, p := range paths {
+			want[p] = true
+		}
+		err := walkIndex(data, hashSize, func(name []byte, _ uint32, _ []byte, flags, ext uint16) {
+			if !want[string(name)] {
+				return
+			}
+			st := found[string(name)]
+			st.Tracked = true
+			st.Unmerged = st.Unmerged || (flags>>12)&3 != 0
+			st.AssumeUnchanged = st.AssumeUnchanged || flags&flagAssumeValid != 0
+			st.SkipWorktree = st.SkipWorktree || ext&flagSkipWorktree != 0
+			found[string(name)] = st
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	states := make([]pathState, len(paths))
+	for i, p := range paths {
+		states[i] = found[p]
+		states[i].Path = p
+	}
+	return states, nil
+}
+
+// walkIndex calls fn for each entry of the index data, in order, with its
+// path, mode, object name, flags and extended flags (0 without them), and
+// refuses the extensions that change what the entries mean.
+func walkIndex(data []byte, hashSize int, fn func(name []byte, mode uint32, hash []byte, flags, ext uint16)) error {
+	if len(data) < 12+hashSize || string(data[:4]) != "DIRC" {
+		return fmt.Errorf("%w: not an index", errIndexFormat)
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return fmt.Errorf("%w: version %d", errIndexFormat, version)
+	}
+	n := binary.BigEndian.Uint32(data[8:12])
 	body := data[:len(data)-hashSize]
 	off := 12
 	var prev, name4 []byte // version 4 builds each path on the previous one, in name4
 	for i := uint32(0); i < n; i++ {
 		start := off
 		if off+40+hashSize+2 > len(body) {
-			return nil, fmt.Errorf("%w: truncated", errIndexFormat)
+			return fmt.Errorf("%w: truncated", errIndexFormat)
 		}
 		mode := binary.BigEndian.Uint32(body[off+24 : off+28])
 		hash := body[off+40 : off+40+hashSize]
 		flags := binary.BigEndian.Uint16(body[off+40+hashSize:])
 		off += 40 + hashSize + 2
-		if flags&0x4000 != 0 { // extended flags
+		var ext uint16
+		if flags&flagExtended != 0 {
 			if version < 3 {
-				return nil, fmt.Errorf("%w: extended flags in version 2", errIndexFormat)
+				return fmt.Errorf("%w: extended flags in version 2", errIndexFormat)
 			}
+			if off+2 > len(body) {
+				return fmt.Errorf("%w: truncated", errIndexFormat)
+			}
+			ext = binary.BigEndian.Uint16(body[off:])
 			off += 2
 		}
 		var name []byte
@@ -77,12 +141,12 @@ func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, er
 			// The path is the previous one less N bytes, plus a NUL-ended suffix.
 			strip, k := offsetVarint(body[off:])
 			if k == 0 || strip > uint64(len(prev)) {
-				return nil, fmt.Errorf("%w: bad path prefix", errIndexFormat)
+				return fmt.Errorf("%w: bad path prefix", errIndexFormat)
 			}
 			off += k
 			end := bytes.IndexByte(body[off:], 0)
 			if end < 0 {
-				return nil, fmt.Errorf("%w: truncated", errIndexFormat)
+				return fmt.Errorf("%w: truncated", errIndexFormat)
 			}
 			name4 = append(name4[:uint64(len(prev))-strip], body[off:off+end]...)
 			name = name4
@@ -90,30 +154,28 @@ func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, er
 		} else {
 			end := bytes.IndexByte(body[off:], 0)
 			if end < 0 {
-				return nil, fmt.Errorf("%w: truncated", errIndexFormat)
+				return fmt.Errorf("%w: truncated", errIndexFormat)
 			}
 			name = body[off : off+end]
 			// NUL-padded to a multiple of 8 bytes, at least one NUL.
 			off = start + (off+end-start+8)&^7
 		}
 		prev = name
-		if stage := (flags >> 12) & 3; stage == 0 && want[string(name)] {
-			found[string(name)] = entry{Path: string(name), Mode: mode, Hash: hex.EncodeToString(hash)}
-		}
+		fn(name, mode, hash, flags, ext)
 	}
 	// Extensions: refuse the ones that change what the entries mean.
 	for off+8 <= len(body) {
 		sig := string(body[off : off+4])
 		size := int(binary.BigEndian.Uint32(body[off+4 : off+8]))
 		if sig == "link" || sig == "sdir" {
-			return nil, fmt.Errorf("%w: extension %s", errIndexFormat, sig)
+			return fmt.Errorf("%w: extension %s", errIndexFormat, sig)
 		}
 		if sig[0] < 'A' || sig[0] > 'Z' {
-			return nil, fmt.Errorf("%w: required extension %q", errIndexFormat, sig)
+			return fmt.Errorf("%w: required extension %q", errIndexFormat, sig)
 		}
 		off += 8 + size
 	}
-	return found, nil
+	return nil
 }
 
 // offsetVarint decodes git's offset varint (each continuation adds one

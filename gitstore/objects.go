@@ -38,6 +38,9 @@ type objects interface {
 	// indexEntries reads paths from the index file at index: one entry per
 	// path, with a zero Mode for a path the index does not hold.
 	indexEntries(ctx context.Context, index string, paths []string) ([]entry, error)
+	// indexStates reads what the index file at index says of paths beyond
+	// their content (pathState), one per path, in order.
+	indexStates(ctx context.Context, index string, paths []string) ([]pathState, error)
 	// writeTree writes the tree of base ("" for the empty tree) with each
 	// entry set, or removed when its Mode is zero, and returns its name.
 	writeTree(ctx context.Context, base string, entries []entry) (string, error)
@@ -56,6 +59,18 @@ type objects interface {
 	blobName(data []byte) (string, bool)
 	// close releases what the implementation holds open.
 	close()
+}
+
+// pathState is what the index says of a path that decides whether git
+// update-index can stage it from the work tree as it is: update-index takes
+// a path marked skip-worktree for absent (and removes it), skips one marked
+// assume-unchanged, and takes a conflicted path for resolved.
+type pathState struct {
+	Path            string
+	Tracked         bool // the index holds the path, at any stage
+	Unmerged        bool // it holds a conflict (stages 1-3)
+	SkipWorktree    bool
+	AssumeUnchanged bool
 }
 
 // commitObject is a commit as mem reads it.
@@ -130,6 +145,38 @@ func (c cliObjects) indexEntries(ctx context.Context, index string, paths []stri
 	return entries, nil
 }
 
+func (c cliObjects) indexStates(ctx context.Context, index string, paths []string) ([]pathState, error) {
+	args := append([]string{"ls-files", "--stage", "-v", "-z", "--full-name", "--"}, literal(paths)...)
+	out, err := c.s.git(ctx, []string{"GIT_INDEX_FILE=" + index}, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]pathState{}
+	for rec := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if rec == "" {
+			continue
+		}
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta) // tag mode hash stage
+		if !ok || len(f) != 4 || len(f[0]) != 1 {
+			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		st := found[path]
+		st.Tracked = true
+		st.Unmerged = st.Unmerged || f[3] != "0"
+		// -v: a lowercase tag is assume-unchanged; S is skip-worktree.
+		st.AssumeUnchanged = st.AssumeUnchanged || f[0] != strings.ToUpper(f[0])
+		st.SkipWorktree = st.SkipWorktree || strings.EqualFold(f[0], "S")
+		found[path] = st
+	}
+	states := make([]pathState, len(paths))
+	for i, p := range paths {
+		states[i] = found[p]
+		states[i].Path = p
+	}
+	return states, nil
+}
+
 // literal makes paths literal pathspecs, so that git reads no wildcard or
 // magic in a file's name.
 func literal(paths []string) []string {
@@ -181,6 +228,12 @@ func (c cliObjects) writeCommit(ctx context.Context, tree, parent, msg string) (
 	if parent != "" {
 		args = append(args, "-p", parent)
 	}
+	if c.s.signs(ctx) {
+		// As git commit signs with commit.gpgsign: with the user's key and
+		// program (gpg.format, user.signingKey, gpg.program), within
+		// signTimeout, since a signing program can wait on a passphrase.
+		return c.s.signedCommit(ctx, append(args, "-S"), msg)
+	}
 	out, err := c.s.git(ctx, nil, []byte(msg), args...)
 	if err != nil {
 		var ge *gitError
@@ -192,6 +245,41 @@ func (c cliObjects) writeCommit(ctx context.Context, tree, parent, msg string) (
 		}
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// signTimeout bounds the signing of one commit.
+var signTimeout = 20 * time.Second
+
+// signedCommit runs git commit-tree with -S, for a repository that signs its
+// commits: within signTimeout (the signing program's whole process group is
+// stopped then), with mem's identity where none is configured, as unsigned
+// commits are. An error says that the commit could not be signed, and why.
+func (s *Store) signedCommit(ctx context.Context, args []string, msg string) (string, error) {
+	run := func(env []string) (string, string, error) {
+		ctx, cancel := context.WithTimeout(ctx, signTimeout)
+		defer cancel()
+		cmd := s.gitCommand(ctx, env, args...)
+		stopGroup(cmd)
+		cmd.Stdin = strings.NewReader(msg)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if ctx.Err() == context.DeadlineExceeded {
+			return "", "", fmt.Errorf("signing the commit took over %s (commit.gpgsign is set; the signing program may be waiting for a passphrase): unlock the key, then write again", signTimeout)
+		}
+		return strings.TrimSpace(stdout.String()), stderr.String(), err
+	}
+	out, stderr, err := run(nil)
+	if err != nil && strings.Contains(stderr, "auto-detection is disabled") {
+		out, stderr, err = run(memIdentityEnv())
+	}
+	if err != nil {
+		if msg := strings.TrimSpace(stderr); msg != "" {
+			return "", fmt.Errorf("git could not sign the commit (commit.gpgsign is set): %s", msg)
+		}
+		return "", fmt.Errorf("git could not sign the commit (commit.gpgsign is set): %w", err)
+	}
+	return out, nil
 }
 
 // memIdentityEnv is mem's identity for each identity variable the

@@ -32,6 +32,11 @@ type pending struct {
 type pendingPath struct {
 	Path   string `json:"path"`
 	Delete bool   `json:"delete,omitempty"`
+	// Before is the SHA-256 of the file before the write ("" when there
+	// was none) and Data what the write put there: a file that git puts
+	// back as it was before (a reset, an aborted rebase) gets Data again.
+	Before string `json:"before,omitempty"`
+	Data   []byte `json:"data,omitempty"`
 }
 
 func (s *Store) pendingDir() string { return filepath.Join(s.StateDir(), "pending") }
@@ -93,4 +98,29 @@ func (s *Store) loadPending() ([]pending, error) {
 
 func (s *Store) removePending(name string) {
 	os.Remove(filepath.Join(s.pendingDir(), name))
+}
+
+// PendingWrite is a write whose files are in place and whose commit is
+// still to be made.
+type PendingWrite struct {
+	Subject string    `json:"subject"` // its commit's subject, "mem: <action> <slug>"
+	Paths   []string  `json:"paths"`   // store-relative
+	Time    time.Time `json:"time"`    // when it was written
+}
+
+// Pending lists the store's writes not committed yet, oldest first: the
+// next Apply or Flush commits them.
+func (s *Store) Pending() ([]PendingWrite, error) {
+	ps, err := s.loadPending()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PendingWrite, len(ps))
+	for i, p := range ps {
+		out[i] = PendingWrite{Subject: p.Subject, Time: p.Time}
+		for _, pp := range p.Paths {
+			out[i].Paths = append(out[i].Paths, pp.Path)
+		}
+	}
+	return out, nil
 }

@@ -17,6 +17,8 @@ func processAlive(pid int, start string) bool { return true }
 
 func detach(cmd *exec.Cmd) {}
 
+func stopGroup(cmd *exec.Cmd) {}
+
 // fileID names one version of a file: its size and modification time.
 func fileID(fi os.FileInfo) string { return fmt.Sprintf("%d:%d", fi.Size(), fi.ModTime().UnixNano()) }
 

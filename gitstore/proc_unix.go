@@ -63,6 +63,14 @@ func detach(cmd *exec.Cmd) {
 	cmd.WaitDelay = 10 * time.Second
 }
 
+// stopGroup makes a cancelled cmd stop its whole process group, the
+// programs git started included (a signing program waiting on a
+// passphrase), not git alone.
+func stopGroup(cmd *exec.Cmd) {
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
+}
+
 // fileID names one version of a file: device, inode and modification time.
 func fileID(fi os.FileInfo) string {
 	st, ok := fi.Sys().(*syscall.Stat_t)

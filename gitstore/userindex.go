@@ -45,6 +45,7 @@ type preparedIndex struct {
 	proc       *exec.Cmd
 	paths      io.WriteCloser // proc's standard input
 	stderr     bytes.Buffer
+	states     []pathState // of the paths Apply read before it wrote them
 }
 
 // prepareIndex copies the user's index and brings paths (git paths) in line

@@ -90,6 +90,15 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 	for _, b := range broken {
 		ps = append(ps, install.Problem{Check: "memory", Message: b + " (searched as far as it reads)", Fix: "correct the file (mem show and mem edit refuse it until then)"})
 	}
+	pending, err := r.PendingWrites()
+	if err != nil {
+		ps = append(ps, install.Problem{Check: "pending", Message: err.Error()})
+	}
+	for _, p := range pending {
+		ps = append(ps, install.Problem{Check: "pending",
+			Message: fmt.Sprintf("a write is not committed yet: %s (%s, written %s)", p.Subject, strings.Join(p.Paths, ", "), p.Time.Local().Format(time.DateTime)),
+			Fix:     "the next mem write commits it, once git can commit (no merge or rebase in progress, no index.lock held, git on PATH)"})
+	}
 	files, err := r.Catalogs(e.ctx)
 	if err != nil {
 		return append(ps, install.Problem{Check: "store", Message: err.Error()})

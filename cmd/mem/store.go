@@ -44,6 +44,7 @@ func (c storeCmd) Run(e *env) error {
 		Tags: c.Tags, Supersedes: c.Supersedes, Body: body,
 	})
 	if errors.Is(err, mem.ErrExists) {
+		reportResult(e, w.Result) // a write of it left pending earlier may be committed now
 		return withHint(err, fmt.Sprintf("choose another --name, or read the existing one with `mem show %s`", w.Slug))
 	}
 	if err != nil {
