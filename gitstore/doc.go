@@ -33,6 +33,21 @@
 //     (another git held index.lock past a short wait, the branch kept moving,
 //     mem was killed, a merge was in progress) is committed, with its own
 //     message, by the next Apply or [Store.Flush]; [Result.Pending] says so.
+//     A write whose commit fails once its files are in place (a full disk,
+//     a commit git cannot sign) is pending too, with the reason, and a
+//     record is never dropped because a commit failed ([Store.Pending]
+//     lists them). The journal keeps what each write put in place and the
+//     hash of what was there before, so a file that git puts back as it
+//     was (rebase --abort, reset --hard) gets the write again, with a
+//     warning.
+//   - What the index says is read first (indexstate.go). A conflicted path
+//     or a file with conflict markers is never committed; skip-worktree
+//     and assume-unchanged are cleared on the paths a commit stages, so
+//     that git stages the files on disk; a write over a memory the work
+//     tree does not show (a sparse checkout) is refused.
+//   - Signed where git signs. With commit.gpgsign set, the commit is made
+//     by git commit-tree -S with the user's signing configuration, within
+//     a bound; one that cannot be signed stays pending and says why.
 //   - No commit when git is busy. Mid-merge, mid-rebase, mid-cherry-pick or
 //     revert, mid-bisect, on a detached HEAD, or outside any git repository,
 //     Apply writes the files and does not commit; [Result.Skipped] says why.
