@@ -62,7 +62,9 @@ func (c captureCmd) Run(e *env) error {
 	if m == nil {
 		return errors.New("capture needs a model: install `claude` or set MEM_MODEL_CMD")
 	}
-	res, err := r.Capture(e.ctx, m, c.Transcript, c.Max) // takes the model lock itself
+	p := newProgress(e.stderr, "capture")
+	res, err := r.Capture(e.ctx, p.watch(m), c.Transcript, c.Max) // takes the model lock itself
+	p.end()
 	if err != nil {
 		return err
 	}

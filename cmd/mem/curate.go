@@ -24,11 +24,13 @@ func (c curateCmd) Run(e *env) error {
 		return err
 	}
 	defer unlock()
+	p := newProgress(e.stderr, "curate")
 	res, err := r.Curate(e.ctx, mem.CurateOptions{
 		DryRun:   c.DryRun,
-		Model:    m,
-		Progress: newProgress(e.stderr, "curate").update,
+		Model:    p.watch(m),
+		Progress: p.update,
 	})
+	p.end()
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,9 @@ func (c enrichCmd) Run(e *env) error {
 		return err
 	}
 	defer unlock()
-	res, err := r.Enrich(e.ctx, mem.EnrichOptions{Model: m, Slugs: slugs, Force: c.Force, Progress: newProgress(e.stderr, "enrich").update})
+	p := newProgress(e.stderr, "enrich")
+	res, err := r.Enrich(e.ctx, mem.EnrichOptions{Model: p.watch(m), Slugs: slugs, Force: c.Force, Progress: p.update})
+	p.end()
 	if c.JSON && err == nil {
 		return printJSON(e, nonNil(res))
 	}

@@ -36,10 +36,12 @@ func (c sweepCmd) Run(e *env) error {
 		return err
 	}
 	defer unlock()
+	p := newProgress(e.stderr, "sweep")
 	run, err := sweep.Sweep(e.ctx, r, sweep.Options{
-		Model: m, Network: !c.Offline, Trigger: sweep.ByHand,
-		Progress: func(step string) func(int, int) { return newProgress(e.stderr, "sweep: "+step).update },
+		Model: p.watch(m), Network: !c.Offline, Trigger: sweep.ByHand,
+		Progress: func(step string) func(int, int) { return p.step("sweep: " + step) },
 	})
+	p.end()
 	if err != nil {
 		return err
 	}

@@ -30,12 +30,14 @@ func (c verifyCmd) Run(e *env) error {
 		return err
 	}
 	defer unlock()
+	p := newProgress(e.stderr, "verify")
 	v, err := r.Verify(e.ctx, mem.VerifyOptions{
 		Slugs:    slugs,
 		Network:  !c.Offline,
-		Model:    m,
-		Progress: newProgress(e.stderr, "verify").update,
+		Model:    p.watch(m),
+		Progress: p.update,
 	})
+	p.end()
 	if err != nil {
 		return err
 	}
