@@ -29,7 +29,7 @@ type cli struct {
 	C       string           `name:"directory" short:"C" help:"Run as if started in DIR." placeholder:"DIR"`
 	Version kong.VersionFlag `help:"Print mem's version and exit."`
 
-	Help helpCmd `cmd:"" help:"Show what mem can do, or how to use one command (mem help store)."`
+	Help helpCmd `cmd:"" help:"Show what mem can do, how to use one command (mem help store), or what a model command must do (mem help model)."`
 
 	Init       initCmd       `cmd:"" help:"Create the store (and a git repository if none), print what was made."`
 	StoreCmd   storeCmd      `cmd:"" name:"store" help:"Write a memory and commit it; prints the slug."`

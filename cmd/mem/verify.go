@@ -42,6 +42,9 @@ func (c verifyCmd) Run(e *env) error {
 		return err
 	}
 	reportSkip(e, v.Skipped)
+	for _, me := range v.ModelErrors {
+		fmt.Fprintf(e.stderr, "mem: verify %s: no claims from the model, only the ones found without it: %s\n", me.Memory, me.Error)
+	}
 	failed := exitError(0)
 	if c.Strict && len(v.Failed) > 0 {
 		failed = exitError(1)

@@ -13,6 +13,9 @@
 //
 // # Answer format
 //
+// `mem help model` (cmd/mem/help.go, quoted in the README) states this
+// contract, with each pass's JSON shape, for whoever writes a model command.
+//
 // The command's stdout is either Claude's JSON envelope
 //
 //	{"type":"result","subtype":"success","is_error":false,"result":"<text>"}
