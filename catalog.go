@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -258,4 +259,116 @@ func (r *Repo) StoreRel(abs string) (string, error) {
 		return "", fmt.Errorf("%s is not in the store %s", abs, r.Place.Store)
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// catalogsAlso is the store's gitstore.Store.Also: the catalogs mem
+// generated (catalog.Generated) that hold a memory the changes write or
+// remove, regenerated from the memories as they will be, so that MEMORY.md,
+// which Claude Code loads at the start of every session, is never behind
+// the store. A hand-written catalog is left as it is (mem doctor says when
+// it is behind). It runs under the store's lock.
+func (r *Repo) catalogsAlso(changes []gitstore.Change) []gitstore.Change {
+	changed := map[string]gitstore.Change{}
+	candidates := map[string]bool{}
+	for _, c := range changes {
+		rel := path.Clean(c.Path)
+		changed[rel] = c
+		if !layout.IsMemory(rel) {
+			continue
+		}
+		for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+			candidates[path.Join(dir, "MEMORY.md")] = true
+			if dir == "." || dir == "/" {
+				break
+			}
+		}
+	}
+	var cats []string
+	for rel := range candidates {
+		if _, ok := changed[rel]; ok {
+			continue // the write sets it itself (mem budget --fix)
+		}
+		if data, err := r.files.ReadFile(rel); err == nil && catalog.Generated(data) {
+			cats = append(cats, rel)
+		}
+	}
+	if len(cats) == 0 {
+		return nil
+	}
+	entries, err := r.catalogEntriesLocked()
+	if err != nil {
+		return nil // the write goes on; budget --fix regenerates it
+	}
+	// The memories as they will be: the changed ones from the changes.
+	kept := entries[:0]
+	for _, e := range entries {
+		if _, ok := changed[e.Path]; !ok {
+			kept = append(kept, e)
+		}
+	}
+	for rel, c := range changed {
+		if c.Delete || !layout.IsMemory(rel) {
+			continue
+		}
+		if l, _ := r.entryOf(rel, c.Data); l != nil && !l.forgotten {
+			kept = append(kept, r.catalogOf([]Entry{l.Entry})...)
+		}
+	}
+	slices.Sort(cats)
+	var out []gitstore.Change
+	for _, rel := range cats {
+		current, _ := r.files.ReadFile(rel)
+		if data := catalog.Generate(rel, kept, current, nil); !bytes.Equal(data, current) {
+			out = append(out, gitstore.Change{Path: rel, Data: data})
+		}
+	}
+	return out
+}
+
+// CatalogBehind says how the hand-written catalog at abs lags the store:
+// the memories it links that are superseded, forgotten or gone, each as
+// "slug (superseded by X)" and so on. A catalog mem generated is kept
+// current by every write and gives nothing.
+func (r *Repo) CatalogBehind(ctx context.Context, abs string) ([]string, error) {
+	data, err := os.ReadFile(abs)
+	if err != nil || catalog.Generated(data) {
+		return nil, err
+	}
+	rel, err := r.StoreRel(abs)
+	if err != nil {
+		return nil, err
+	}
+	list, _, err := r.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prefix := r.Place.Rel(r.Place.Store) + "/"
+	live := map[string]Entry{}
+	for _, e := range list {
+		live[strings.TrimPrefix(e.Path, prefix)] = e
+	}
+	var behind []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		t := catalog.Link(strings.TrimSpace(line))
+		if t == "" {
+			continue
+		}
+		target := path.Join(path.Dir(rel), t)
+		if seen[target] || !layout.IsMemory(target) {
+			continue
+		}
+		seen[target] = true
+		e, ok := live[target]
+		switch {
+		case ok && e.SupersededBy != "":
+			behind = append(behind, fmt.Sprintf("%s (superseded by %s)", layout.Slug(target), e.SupersededBy))
+		case ok:
+		case r.files.Exists(target):
+			behind = append(behind, layout.Slug(target)+" (forgotten)")
+		default:
+			behind = append(behind, layout.Slug(target)+" (no such memory)")
+		}
+	}
+	return behind, nil
 }

@@ -67,6 +67,7 @@ func open(dir, store string) (*Repo, error) {
 	}
 	r := &Repo{Place: place, files: files, Now: time.Now}
 	files.Check = r.vet
+	files.Also = r.catalogsAlso
 	return r, nil
 }
 

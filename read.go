@@ -193,6 +193,11 @@ func (r *Repo) entry(rel string) (*listed, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.entryOf(rel, data)
+}
+
+// entryOf is entry of the file rel holding data.
+func (r *Repo) entryOf(rel string, data []byte) (*listed, error) {
 	m, err := mdparse.Salvage(r.Place.Rel(r.abs(rel)), data)
 	broken := ""
 	if err != nil {

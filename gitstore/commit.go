@@ -118,6 +118,9 @@ func (s *Store) Apply(ctx context.Context, changes []Change, info CommitInfo) (R
 	if err := precondition(ctx); err != nil {
 		return Result{}, err
 	}
+	if s.Also != nil {
+		changes = append(changes[:len(changes):len(changes)], s.Also(changes)...)
+	}
 	paths := make([]string, len(changes))
 	seen := make(map[string]bool)
 	for i, c := range changes {

@@ -44,6 +44,12 @@ type Store struct {
 	// forgotten, a model's reason, an undo).
 	Check func(path string, data []byte) error
 
+	// Also, when set, returns changes that belong in the same commit as
+	// changes: Apply (and so Undo) calls it once, under the caller's lock,
+	// before anything is written. mem keeps a MEMORY.md it generated
+	// current with the memories there.
+	Also func(changes []Change) []Change
+
 	objOnce sync.Once
 	obj     objects
 	backend string // "go-git" or "cli" to choose one (tests); "" picks

@@ -109,6 +109,11 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 			ps = append(ps, install.Problem{Check: "budget", Message: err.Error()})
 			continue
 		}
+		if behind, err := r.CatalogBehind(e.ctx, f); err == nil && len(behind) > 0 {
+			ps = append(ps, install.Problem{Check: "budget",
+				Message: fmt.Sprintf("%s is behind the store: it lists %s", e.shown(f), strings.Join(behind, ", ")),
+				Fix:     "edit it, or run `mem budget --fix` to have mem generate it and keep it current"})
+		}
 		if b := mdparse.MeasureCatalog(e.shown(f), data); !b.Fits {
 			ps = append(ps, install.Problem{Check: "budget",
 				Message: fmt.Sprintf("%s is over the load limit: Claude Code stops reading at line %d", b.File, b.CutLine),
