@@ -11,7 +11,8 @@ import (
 type evalCmd struct {
 	JSON    bool   `help:"Print the report as JSON."`
 	Now     string `help:"Score recency as of this date (YYYY-MM-DD), for reproducible runs." placeholder:"DATE"`
-	Battery string `arg:"" help:"JSONL battery: {id, prompt, previous?, expect: [slug...]} per line." type:"existingfile"`
+	Labels  string `help:"The store's labels (store-labels.json): a labelled duplicate of an expected memory counts as expected." placeholder:"FILE" type:"existingfile"`
+	Battery string `arg:"" help:"JSONL battery: {id, prompt, previous?, expect: [slug...], ok?: [slug...]} per line." type:"existingfile"`
 }
 
 func (c evalCmd) Run(e *env) error {
@@ -31,6 +32,18 @@ func (c evalCmd) Run(e *env) error {
 	cases, err := eval.ReadBattery(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Battery, err)
+	}
+	if c.Labels != "" {
+		lf, err := os.Open(c.Labels)
+		if err != nil {
+			return err
+		}
+		l, err := eval.ReadLabels(lf)
+		lf.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Labels, err)
+		}
+		cases = eval.WithDuplicates(cases, l)
 	}
 	r, err := e.open()
 	if err != nil {

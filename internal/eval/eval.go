@@ -2,9 +2,13 @@
 //
 // A battery is JSONL, one prompt per line:
 //
-//	{"id": "p017", "prompt": "...", "previous": "optional previous assistant turn", "expect": ["slug", ...]}
+//	{"id": "p017", "prompt": "...", "previous": "optional previous assistant turn", "expect": ["slug", ...], "ok": ["slug", ...]}
 //
-// expect: [] means the right answer is silence. Run reports hit@1, hit@2 (an
+// expect: [] means the right answer is silence. ok (optional) names memories
+// plainly on topic for a prompt that needs none: injecting only those is not
+// noise (the prompt counts as silent, and they count as relevant). A store's
+// labels (ReadLabels) make a duplicate of an expected memory as right as the
+// memory the battery names (WithDuplicates). Run reports hit@1, hit@2 (an
 // expected slug in the top two), the silence rate on expect:[] prompts, the
 // precision of everything injected (at most search.MaxInjected results a
 // prompt from mem's hook; another hook scored by Score may show more), and a
@@ -35,6 +39,7 @@ type Case struct {
 	Prompt   string   `json:"prompt"`
 	Previous string   `json:"previous,omitempty"`
 	Expect   []string `json:"expect"`
+	OK       []string `json:"ok,omitempty"`
 }
 
 // ReadBattery reads a JSONL battery. Blank lines are skipped.
@@ -142,16 +147,17 @@ func Score(cases []Case, got [][]string) Report {
 	for i, c := range cases {
 		got := got[i]
 		expected := func(s string) bool { return slices.Contains(c.Expect, s) }
+		onTopic := func(s string) bool { return expected(s) || slices.Contains(c.OK, s) }
 		injected += len(got)
 		for _, g := range got {
-			if expected(g) {
+			if onTopic(g) {
 				relevant++
 			}
 		}
 		point := 0
 		if len(c.Expect) == 0 {
 			silentCases++
-			if len(got) == 0 {
+			if !slices.ContainsFunc(got, func(s string) bool { return !onTopic(s) }) {
 				quiet++
 				point = 1
 			} else {
@@ -181,6 +187,52 @@ func Score(cases []Case, got [][]string) Report {
 	r.Silence = ratio(quiet, silentCases)
 	r.Precision = ratio(relevant, injected)
 	return r
+}
+
+// Labels are what a store's labels file (store-labels.json) says of its
+// memories that scoring needs: the pairs that say the same thing.
+type Labels struct {
+	IdenticalDupes [][]string `json:"identical_dupes"`
+	NearDupes      [][]string `json:"near_dupes"`
+}
+
+// ReadLabels reads a store's labels file; keys other than the duplicates
+// are the curator's and verifier's, and are ignored here.
+func ReadLabels(r io.Reader) (Labels, error) {
+	var l Labels
+	if err := json.NewDecoder(r).Decode(&l); err != nil {
+		return Labels{}, fmt.Errorf("read labels: %w", err)
+	}
+	for _, pair := range append(l.IdenticalDupes, l.NearDupes...) {
+		if len(pair) != 2 || pair[0] == "" || pair[1] == "" {
+			return Labels{}, fmt.Errorf("read labels: a duplicate pair %q is not two slugs", pair)
+		}
+	}
+	return l, nil
+}
+
+// WithDuplicates returns cases with each expected memory's labelled
+// duplicates (identical or near) expected too: either answers the prompt.
+func WithDuplicates(cases []Case, l Labels) []Case {
+	dupes := map[string][]string{}
+	for _, p := range append(l.IdenticalDupes, l.NearDupes...) {
+		dupes[p[0]] = append(dupes[p[0]], p[1])
+		dupes[p[1]] = append(dupes[p[1]], p[0])
+	}
+	out := make([]Case, len(cases))
+	for i, c := range cases {
+		expect := slices.Clone(c.Expect)
+		for _, e := range c.Expect {
+			for _, d := range dupes[e] {
+				if !slices.Contains(expect, d) {
+					expect = append(expect, d)
+				}
+			}
+		}
+		c.Expect = expect
+		out[i] = c
+	}
+	return out
 }
 
 // ratio is n/d, and 1 when there is nothing to measure.

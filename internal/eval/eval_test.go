@@ -94,16 +94,19 @@ func TestScore(t *testing.T) {
 		got    []string
 		score  int
 		rate   float64 // hit@2 of a topical case, silence of a silent one
+		ok     []string
 	}{
-		{"first", topical, []string{"right", "x", "y"}, 1, 1},
-		{"second", topical, []string{"x", "right", "y"}, 1, 1},
-		{"third", topical, []string{"x", "y", "right"}, 0, 0},
-		{"only wrong", topical, []string{"x"}, -1, 0},
-		{"nothing", topical, []string{}, 0, 0},
-		{"silent", []string{}, []string{}, 1, 1},
-		{"noisy", []string{}, []string{"x"}, -1, 0},
+		{"on topic", []string{}, []string{"near"}, 1, 1, []string{"near"}},
+		{"on topic and noise", []string{}, []string{"near", "x"}, -1, 0, []string{"near"}},
+		{"first", topical, []string{"right", "x", "y"}, 1, 1, nil},
+		{"second", topical, []string{"x", "right", "y"}, 1, 1, nil},
+		{"third", topical, []string{"x", "y", "right"}, 0, 0, nil},
+		{"only wrong", topical, []string{"x"}, -1, 0, nil},
+		{"nothing", topical, []string{}, 0, 0, nil},
+		{"silent", []string{}, []string{}, 1, 1, nil},
+		{"noisy", []string{}, []string{"x"}, -1, 0, nil},
 	} {
-		r := Score([]Case{{ID: c.name, Expect: c.expect}}, [][]string{c.got})
+		r := Score([]Case{{ID: c.name, Expect: c.expect, OK: c.ok}}, [][]string{c.got})
 		rate := r.HitAt2
 		if len(c.expect) == 0 {
 			rate = r.Silence
@@ -116,6 +119,30 @@ func TestScore(t *testing.T) {
 	js, _ := json.Marshal(Run(ix, []Case{{ID: "blank", Prompt: "the mutex question", Expect: []string{"release"}}}, time.Now()))
 	if !bytes.Contains(js, []byte(`"got":[]`)) {
 		t.Errorf("a prompt given nothing: %s", js)
+	}
+}
+
+// A battery line's ok is read, and a labelled duplicate of an expected
+// memory is as right as the memory named (DESIGN.md's scorer).
+func TestOKAndDuplicates(t *testing.T) {
+	cases, err := ReadBattery(strings.NewReader(`{"id":"a","prompt":"p","expect":["alpha"]}
+{"id":"b","prompt":"q","expect":[],"ok":["beta"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ReadLabels(strings.NewReader(`{"identical_dupes":[["alpha","alpha-again"]],"near_dupes":[["beta","beta-too"]],"supersedes":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Score(WithDuplicates(cases, l), [][]string{{"alpha-again"}, {"beta"}})
+	if r.HitAt2 != 1 || r.Silence != 1 || r.Precision != 1 || r.Score != 2 {
+		t.Errorf("%s; want every figure 1 and score +2", r.Figures())
+	}
+	if r := Score(cases, [][]string{{"alpha-again"}, {"beta"}}); r.HitAt2 != 0 {
+		t.Errorf("without the labels a duplicate is a hit: %s", r.Figures())
+	}
+	if _, err := ReadLabels(strings.NewReader(`{"identical_dupes":[["alone"]]}`)); err == nil {
+		t.Error("a pair of one slug was read")
 	}
 }
 
