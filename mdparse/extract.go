@@ -19,7 +19,8 @@ import (
 type Extract struct {
 	// Text is the body as a reader sees it: no markup, no HTML, one block per
 	// line; the text of links, and the content of code spans and code blocks,
-	// are included.
+	// are included. Asterisks and underscores inside a word or a path are
+	// characters, not emphasis ("db/queries/*.sql", "pkg/__init__.py").
 	Text string
 	// Headings are the heading texts in order.
 	Headings []string
@@ -29,7 +30,8 @@ type Extract struct {
 	// Code holds each code span and code block (without fences), in order.
 	Code []string
 	// Paths are path-like tokens from the text, the code and relative link
-	// destinations, once each, in order. See pathToken for the rule.
+	// destinations, once each, in order, each as the body spells it. See
+	// pathToken for the rule.
 	Paths []string
 }
 
@@ -55,10 +57,18 @@ func (x Extract) Searchable() string {
 }
 
 // ExtractBody walks the markdown AST of body and returns its searchable parts.
+//
+// What it returns is taken from the source bytes the AST's nodes point at,
+// not from how markdown would render them: emphasis whose delimiter sits
+// inside a word or path (literalEmphasis) keeps the characters it was
+// written with, so "db/queries/*.sql" and "pkg/__init__.py" are not read as
+// "db/queries/" + emphasis + ".sql". Paths are read only from runs of
+// contiguous source, so markup between two pieces ("db/`x`.go") never
+// joins them into a path the body does not spell.
 func ExtractBody(body []byte) Extract {
 	doc := markdown().Parse(text.NewReader(body))
 	var x Extract
-	var buf []byte
+	w := inlineWriter{src: body, stop: -1}
 	links := map[string]bool{}
 	addLink := func(dest string) {
 		if dest != "" && !links[dest] {
@@ -66,22 +76,16 @@ func ExtractBody(body []byte) Extract {
 			x.Links = append(x.Links, dest)
 		}
 	}
-	sep := func(c byte) {
-		switch {
-		case len(buf) == 0 || buf[len(buf)-1] == '\n':
-		case buf[len(buf)-1] == ' ':
-			buf[len(buf)-1] = c
-		default:
-			buf = append(buf, c)
-		}
-	}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if n.Type() == ast.TypeBlock && n.Kind() != ast.KindDocument {
 			if n.Kind() == east.KindTableCell {
-				sep(' ')
+				w.sep(' ')
 			} else {
-				sep('\n')
+				w.sep('\n')
 			}
+		}
+		if e, ok := n.(*ast.Emphasis); ok {
+			w.emphasis(e, entering)
 		}
 		if !entering {
 			return ast.WalkContinue, nil
@@ -90,24 +94,18 @@ func ExtractBody(body []byte) Extract {
 		case *ast.Heading:
 			x.Headings = append(x.Headings, inlineText(n, body))
 		case *ast.Text:
-			buf = append(buf, n.Value(body)...)
-			switch {
-			case n.HardLineBreak():
-				buf = append(buf, '\n')
-			case n.SoftLineBreak():
-				buf = append(buf, ' ')
-			}
+			w.text(n)
 		case *ast.String:
-			buf = append(buf, n.Value...)
+			w.write(n.Value, -1)
 		case *ast.CodeSpan:
 			c := inlineText(n, body)
 			x.Code = append(x.Code, c)
-			buf = append(buf, c...)
+			w.write([]byte(c), -1)
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			c := blockText(n, body)
 			x.Code = append(x.Code, c)
-			buf = append(buf, c...)
+			w.write([]byte(c), -1)
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
 			addLink(string(n.Destination))
@@ -115,13 +113,13 @@ func ExtractBody(body []byte) Extract {
 			addLink(string(n.Destination))
 		case *ast.AutoLink:
 			addLink(string(n.URL(body)))
-			buf = append(buf, n.Label(body)...)
+			w.write(n.Label(body), -1)
 		case *ast.HTMLBlock, *ast.RawHTML, *east.TaskCheckBox:
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
-	x.Text = strings.TrimSpace(string(buf))
+	x.Text = strings.TrimSpace(string(w.buf))
 	seen := map[string]bool{}
 	addPath := func(p string) {
 		if !seen[p] {
@@ -129,7 +127,7 @@ func ExtractBody(body []byte) Extract {
 			x.Paths = append(x.Paths, p)
 		}
 	}
-	scanPaths(x.Text, addPath)
+	scanPaths(string(w.runs), addPath)
 	for _, l := range x.Links {
 		if p, ok := pathToken(l); ok {
 			addPath(p)
@@ -138,10 +136,166 @@ func ExtractBody(body []byte) Extract {
 	return x
 }
 
-// inlineText is the plain text under an inline container.
+// inlineWriter collects a body's text as a reader sees it (buf) and, beside
+// it, the same pieces with a line break wherever one piece does not follow
+// the other in the source (runs), which is what paths are read from.
+type inlineWriter struct {
+	src       []byte
+	buf, runs []byte
+	stop      int // where the last piece ended in src; -1 when it was not src's
+}
+
+// write adds a piece; start is where it begins in src, -1 when it is not a
+// span of src (a code span's content, a label, a string).
+func (w *inlineWriter) write(b []byte, start int) {
+	if start < 0 || start != w.stop {
+		w.runs = append(w.runs, '\n')
+	}
+	w.buf = append(w.buf, b...)
+	w.runs = append(w.runs, b...)
+	w.stop = -1
+	if start >= 0 {
+		w.stop = start + len(b)
+	}
+}
+
+// text adds a text node and the line break that ends it, if any.
+func (w *inlineWriter) text(n *ast.Text) {
+	w.write(n.Segment.Value(w.src), n.Segment.Start)
+	if n.Segment.Padding > 0 {
+		w.stop = -1 // the value is not the source's bytes
+	}
+	switch {
+	case n.HardLineBreak():
+		w.buf = append(w.buf, '\n')
+	case n.SoftLineBreak():
+		w.buf = append(w.buf, ' ')
+	}
+}
+
+// emphasis writes e's delimiters as they are in the source when they are
+// literal (see literalEmphasis): the opening one on entering, the closing
+// one on leaving.
+func (w *inlineWriter) emphasis(e *ast.Emphasis, entering bool) {
+	open, close, ok := literalEmphasis(e, w.src)
+	switch {
+	case !ok:
+	case entering:
+		w.write(w.src[open:open+e.Level], open)
+	default:
+		w.write(w.src[close:close+e.Level], close)
+	}
+}
+
+// sep ends a block (c is '\n') or a table cell (c is ' ') in the text, and
+// a run of source in any case.
+func (w *inlineWriter) sep(c byte) {
+	w.stop = -1
+	switch b := w.buf; {
+	case len(b) == 0 || b[len(b)-1] == '\n':
+	case b[len(b)-1] == ' ':
+		b[len(b)-1] = c
+	default:
+		w.buf = append(w.buf, c)
+	}
+}
+
+// literalEmphasis reports whether markdown took characters for emphasis
+// that the writer meant as written, and where its opening and closing
+// delimiters start in src. It is so when either delimiter sits inside a
+// word or a path, with a word character on both sides of it ("queries/*.sql",
+// "pkg/__init__.py", "2*3*4"); emphasis as people write it opens at the
+// start of a word and closes at its end ("see **db/x.go** now", "(*sic*)").
+// ok is false for emphasis whose delimiters cannot be found (it opens or
+// closes with a code span or a link): that is taken as emphasis.
+func literalEmphasis(e *ast.Emphasis, src []byte) (open, close int, ok bool) {
+	start, stop := contentStart(e), contentStop(e)
+	if start < 0 || stop < 0 {
+		return 0, 0, false
+	}
+	open, close = start-e.Level, stop
+	if open < 0 || close+e.Level > len(src) || !delimiters(src[open:start]) || !delimiters(src[close:close+e.Level]) {
+		return 0, 0, false
+	}
+	glued := func(i, j int) bool { // the delimiter is src[i:j]
+		return wordBefore(src[:i]) && wordAfter(src[j:])
+	}
+	return open, close, glued(open, start) || glued(close, close+e.Level)
+}
+
+// contentStart is where the content of e starts in the source: its first
+// text, or its first emphasis's opening delimiter; -1 when it starts with
+// anything else.
+func contentStart(e *ast.Emphasis) int {
+	switch c := e.FirstChild().(type) {
+	case *ast.Text:
+		return c.Segment.Start
+	case *ast.Emphasis:
+		if s := contentStart(c); s >= 0 {
+			return s - c.Level
+		}
+	}
+	return -1
+}
+
+// contentStop is where the content of e stops in the source (see
+// contentStart).
+func contentStop(e *ast.Emphasis) int {
+	switch c := e.LastChild().(type) {
+	case *ast.Text:
+		return c.Segment.Stop
+	case *ast.Emphasis:
+		if s := contentStop(c); s >= 0 {
+			return s + c.Level
+		}
+	}
+	return -1
+}
+
+// delimiters reports whether b is a run of one emphasis character.
+func delimiters(b []byte) bool {
+	return len(b) > 0 && (b[0] == '*' || b[0] == '_') && len(bytes.Trim(b, string(b[:1]))) == 0
+}
+
+// wordBefore reports whether b ends in a word character: a letter, a digit,
+// '/', '_', '-', or a '.' after one of those.
+func wordBefore(b []byte) bool {
+	r, n := utf8.DecodeLastRune(b)
+	if r == '.' {
+		r, _ = utf8.DecodeLastRune(b[:len(b)-n])
+	}
+	return wordRune(r)
+}
+
+// wordAfter reports whether b starts with a word character: a letter, a
+// digit, '/', '_', '-', or a '.' before one of those (an extension, not a
+// full stop).
+func wordAfter(b []byte) bool {
+	r, n := utf8.DecodeRune(b)
+	if r == '.' {
+		r, _ = utf8.DecodeRune(b[n:])
+	}
+	return wordRune(r)
+}
+
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '/' || r == '_' || r == '-'
+}
+
+// inlineText is the plain text under an inline container, with literal
+// emphasis as written (see literalEmphasis).
 func inlineText(n ast.Node, src []byte) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if e, ok := c.(*ast.Emphasis); ok {
+			if open, close, ok := literalEmphasis(e, src); ok {
+				at := close
+				if entering {
+					at = open
+				}
+				b.Write(src[at : at+e.Level])
+			}
+		}
 		if !entering {
 			return ast.WalkContinue, nil
 		}

@@ -69,3 +69,39 @@ func TestPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractAsWritten holds that text and paths are the body's characters
+// as written: emphasis delimiters inside a word or a path are not emphasis,
+// and markup between two pieces never joins them into a path.
+func TestExtractAsWritten(t *testing.T) {
+	tests := []struct {
+		body  string
+		text  string
+		paths []string
+	}{
+		{"run sqlc after changing db/queries/*.sql; output lands in internal/store/*.sql.go",
+			"run sqlc after changing db/queries/*.sql; output lands in internal/store/*.sql.go", nil},
+		{"changing *.sql, then internal/*.go", "changing *.sql, then internal/*.go", nil},
+		{"keep pkg/__init__.py empty; see __init__.py", "keep pkg/__init__.py empty; see __init__.py", []string{"pkg/__init__.py"}},
+		{"the marker is **pkg/__init__.py**.", "the marker is pkg/__init__.py.", []string{"pkg/__init__.py"}},
+		{"see **db/x.go** and *shop/tax.py*, (*sic*) and __bold__", "see db/x.go and shop/tax.py, (sic) and bold", []string{"db/x.go", "shop/tax.py"}},
+		{"***x***", "x", nil},
+		{"a_b_c and 2*3*4 and foo*bar*", "a_b_c and 2*3*4 and foo*bar*", nil},
+		{"run `*.go` once", "run *.go once", nil},
+		{"# Globs: src/**/*.ts and lib/*/x.go", "Globs: src/**/*.ts and lib/*/x.go", nil},
+		{"db/`x`.go and a/b<!-- c -->c.go and a/[b](https://x.io)c.go", "db/x.go and a/bc.go and a/bc.go", nil},
+		{"wrapped\nsrc/a.go line", "wrapped src/a.go line", []string{"src/a.go"}},
+	}
+	for _, tt := range tests {
+		x := ExtractBody([]byte(tt.body))
+		if x.Text != tt.text {
+			t.Errorf("%q: text %q, want %q", tt.body, x.Text, tt.text)
+		}
+		if !reflect.DeepEqual(x.Paths, tt.paths) {
+			t.Errorf("%q: paths %q, want %q", tt.body, x.Paths, tt.paths)
+		}
+	}
+	if x := ExtractBody([]byte("# see db/queries/*.sql and internal/store/*.sql.go\n")); !reflect.DeepEqual(x.Headings, []string{"see db/queries/*.sql and internal/store/*.sql.go"}) {
+		t.Errorf("headings %q", x.Headings)
+	}
+}
