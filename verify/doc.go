@@ -38,6 +38,15 @@
 //     *.local, example.com), is refused by Validate, and NewHTTPClient's
 //     dialer refuses such an address again when a public name resolves to
 //     one. The extractor emits only claims Validate accepts.
+//   - Claims are what a memory spells. Extract reads the description and
+//     body as written: markdown emphasis never removes a character from a
+//     claim ("db/queries/*.sql" is not "db/queries/.sql"), and markup never
+//     joins two pieces into one.
+//   - A glob is not a path claim, nor is its directory part. "output lands
+//     in internal/store/*.sql.go" states a rule about files of a kind, often
+//     generated or ignored ones that a fresh clone lacks: a pattern that
+//     matches nothing today is no evidence that the memory is wrong, and a
+//     false label costs more than a missed claim.
 //   - Moods are not facts. Only "merged" is extracted for a pull request; an
 //     open, closed or pending one yields no claim.
 //

@@ -11,7 +11,8 @@ import (
 // Extract finds the checkable claims of a memory in its description and body,
 // deterministically, each (kind, argument) once, in order of appearance. It is
 // conservative: a missed claim costs nothing, a claim the memory did not make
-// becomes a false "unverified" label.
+// becomes a false "unverified" label. Every argument is spelt in the memory's
+// text as written, never as markdown would render it.
 //
 //   - Paths: mdparse's path tokens (relative, with a file extension, a
 //     dotfile, or a trailing "/"; never URLs, ~/ paths, absolute paths, API
@@ -20,6 +21,7 @@ import (
 //     span that is a whole extension-less path is also taken when one of its
 //     directories is a conventional source directory ("internal/store",
 //     "atlas-api/cmd/import"), so "linux/arm64" and "tokens/update" are not.
+//     A glob ("db/queries/*.sql") is not a path claim (see the package doc).
 //   - Branches: a name in backticks or containing '/' right after "branch"
 //     ("on branch `hotfix-2`", "the branch release/2026-10"), or between
 //     "the" and "branch" ("on the release/2026-10 branch"). Not the target of
@@ -105,13 +107,15 @@ func Extract(m *mdparse.Memory) []Claim {
 // segments splits markdown into runs of prose: fenced code blocks are
 // dropped, a paragraph's wrapped lines are joined, and every list item,
 // heading, table row and quote line starts a new segment. Inline markup is
-// kept (code spans matter to the rules above) except bold markers.
+// kept (code spans matter to the rules above) except bold markers, which
+// become spaces: "on **branch** x" reads as prose, and "rel**ease/x" never
+// as a name the memory does not spell.
 func segments(md string) []string {
 	var segs []string
 	var cur []string
 	flush := func() {
 		if len(cur) > 0 {
-			segs = append(segs, strings.ReplaceAll(strings.Join(cur, " "), "**", ""))
+			segs = append(segs, strings.ReplaceAll(strings.Join(cur, " "), "**", " "))
 			cur = nil
 		}
 	}
@@ -265,7 +269,7 @@ var conditional = lazyregexp.New(`(?i)\b(?:once|when|whenever|until|if|unless|af
 
 // mergedPRs returns the pull requests seg states are merged.
 func mergedPRs(seg string) []string {
-	seg = strings.ReplaceAll(seg, "`", "")
+	seg = strings.ReplaceAll(seg, "`", " ") // "`#231` merged", never "#2`3`1" as 231
 	seg = linkToPR.ReplaceAllString(seg, "$2")
 	var out []string
 	for _, re := range []*lazyregexp.Regexp{prThenMerged, mergedThenPR} {

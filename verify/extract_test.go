@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -103,6 +104,36 @@ func TestExtract(t *testing.T) {
 	}
 }
 
+// TestExtractAsWritten holds that claims are the memory's characters as
+// written, never text markdown would render as emphasis: a glob is no path
+// claim, and "a_b_c", "**bold**" around a path and a lone "*" change
+// nothing.
+func TestExtractAsWritten(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want []Claim
+	}{
+		{"two globs", "run sqlc after changing db/queries/*.sql; output lands in internal/store/*.sql.go", nil},
+		{"globs in code spans", "run sqlc after changing `db/queries/*.sql`; output lands in `internal/store/*.sql.go`", nil},
+		{"glob then path", "changing *.sql, then internal/*.go and internal/store/db.go", []Claim{{PathExists, "internal/store/db.go", SourceText}}},
+		{"one star", "run `*.go` once, then cmd/mem/main.go", []Claim{{PathExists, "cmd/mem/main.go", SourceText}}},
+		{"underscores", "a_b_c lives in internal/a_b_c/x_y.go", []Claim{{PathExists, "internal/a_b_c/x_y.go", SourceText}}},
+		{"dunder", "keep pkg/__init__.py empty", []Claim{{PathExists, "pkg/__init__.py", SourceText}}},
+		{"bold path", "The marker is **pkg/__init__.py**; rates in **shop/tax.py**.", []Claim{{PathExists, "pkg/__init__.py", SourceText}, {PathExists, "shop/tax.py", SourceText}}},
+		{"italic path", "see *shop/tax.py* and _shop/vat.py_", []Claim{{PathExists, "shop/tax.py", SourceText}, {PathExists, "shop/vat.py", SourceText}}},
+		{"bold branch and pr", "It is on **branch** `hotfix-2`; **PR #231** was merged.", []Claim{{BranchExists, "hotfix-2", SourceText}, {PRMerged, "231", SourceText}}},
+		{"markup inside a name", "on branch rel**ease/x, `#2`31 merged, commit abc**def1234", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Extract(mem(t, tt.body)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Extract = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestExtractOnce(t *testing.T) {
 	cs := Extract(mem(t, "`a/b.go` and a/b.go, again `a/b.go`.\n\nPR #3 merged. #3 merged."))
 	want := []Claim{{PathExists, "a/b.go", SourceText}, {PRMerged, "3", SourceText}}
@@ -174,6 +205,58 @@ func FuzzExtract(f *testing.F) {
 			if err := Validate(c, ""); err != nil {
 				b, _ := json.Marshal(body)
 				t.Fatalf("Extract made invalid claim %v: %v\nbody: %s", c, err, b)
+			}
+		}
+	})
+}
+
+// FuzzClaimsFromSource holds that Extract probes only what a memory spells:
+// every claim's target is a substring of its description or body as
+// written. What a probe adds is not the memory's: a commit id is compared
+// without case, a pull request by its number and its repository's
+// host/owner/repo, and a "www." autolink is probed as "http://www...." (GFM).
+func FuzzClaimsFromSource(f *testing.F) {
+	for _, s := range []string{
+		"run sqlc after changing db/queries/*.sql; output lands in internal/store/*.sql.go",
+		"changing *.sql, then internal/*.go; keep pkg/__init__.py empty; see **db/x.go**",
+		"a_b_c in internal/a_b_c/x.go, `*.go` once, ***src/x.go***, 2*3*4",
+		"db/`x`.go and a/b<!-- c -->c.go and a/[b](https://x.io)c.go",
+		"on branch rel**ease/x, `#2`31 merged, commit abc**def1234",
+		"---\ndescription: tokens land in src/*styles*/tokens.css\n---\nPR #3 merged; www.larkspur.io/x",
+		"[PR](https://GitHub.com/o/r.git/pull/9) merged, commit `ABCDEF1`",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, file string) {
+		m, err := mdparse.Parse("f.md", []byte(file))
+		if err != nil {
+			return
+		}
+		spelt := func(s string, fold bool) bool {
+			for _, src := range []string{m.Description, string(m.Body)} {
+				if fold {
+					s, src = strings.ToLower(s), strings.ToLower(src)
+				}
+				if strings.Contains(src, s) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, c := range Extract(m) {
+			ok := spelt(c.Arg, false)
+			switch c.Kind {
+			case CommitExists:
+				ok = spelt(c.Arg, true)
+			case URLResponds:
+				ok = ok || strings.HasPrefix(c.Arg, "http://www.") && spelt(strings.TrimPrefix(c.Arg, "http://"), false)
+			case PRMerged:
+				repo, n, err := parsePR(c.Arg)
+				ok = err == nil && spelt(strconv.Itoa(n), false) && spelt(repo, true)
+			}
+			if !ok {
+				b, _ := json.Marshal(file)
+				t.Fatalf("Extract probes %v, which the memory does not spell\nfile: %s", c, b)
 			}
 		}
 	})
