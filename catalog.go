@@ -288,7 +288,7 @@ func (r *Repo) catalogsAlso(changes []gitstore.Change) []gitstore.Change {
 		if _, ok := changed[rel]; ok {
 			continue // the write sets it itself (mem budget --fix)
 		}
-		if data, err := r.files.ReadFile(rel); err == nil && catalog.Generated(data) {
+		if r.generatedCatalog(rel) {
 			cats = append(cats, rel)
 		}
 	}
@@ -323,6 +323,16 @@ func (r *Repo) catalogsAlso(changes []gitstore.Change) []gitstore.Change {
 		}
 	}
 	return out
+}
+
+// generatedCatalog reports whether the store file rel is a catalog mem
+// generated, which every write keeps current (catalogsAlso).
+func (r *Repo) generatedCatalog(rel string) bool {
+	if !layout.IsCatalog(rel) {
+		return false
+	}
+	data, err := r.files.ReadFile(rel)
+	return err == nil && catalog.Generated(data)
 }
 
 // CatalogBehind says how the hand-written catalog at abs lags the store:

@@ -68,6 +68,7 @@ func open(dir, store string) (*Repo, error) {
 	r := &Repo{Place: place, files: files, Now: time.Now}
 	files.Check = r.vet
 	files.Also = r.catalogsAlso
+	files.Derived = r.generatedCatalog
 	return r, nil
 }
 

@@ -49,6 +49,10 @@ type Store struct {
 	// before anything is written. mem keeps a MEMORY.md it generated
 	// current with the memories there.
 	Also func(changes []Change) []Change
+	// Derived, when set, reports whether the store file rel is derived
+	// from the others, as Also writes it: Undo leaves such a file to Also
+	// when the commit it reverts changed others too.
+	Derived func(rel string) bool
 
 	objOnce sync.Once
 	obj     objects

@@ -70,13 +70,30 @@ func (s *Store) revertOf(ctx context.Context, c commitObject) ([]Change, CommitI
 	if prefix != "" {
 		prefix += "/"
 	}
-	var changes []Change
-	var olds []string
-	var oldAt []int
+	// A derived file (a generated MEMORY.md) that the commit changed
+	// beside the files it derives from is left to Also, which derives it
+	// again from the files as the undo leaves them: reverting it would undo
+	// what every later write put there, and refuse the undo once one had.
+	derived := map[string]bool{}
 	for _, d := range diff {
 		rel, ok := strings.CutPrefix(d.Path, prefix)
 		if !ok {
 			return nil, CommitInfo{}, fmt.Errorf("changed %s, outside the store", d.Path)
+		}
+		if s.Derived != nil && d.To.Mode != 0 && s.Derived(rel) {
+			derived[rel] = true
+		}
+	}
+	if len(derived) == len(diff) {
+		clear(derived) // the commit changed nothing else: undo it as it is
+	}
+	var changes []Change
+	var olds []string
+	var oldAt []int
+	for _, d := range diff {
+		rel, _ := strings.CutPrefix(d.Path, prefix)
+		if derived[rel] {
+			continue
 		}
 		// The file must still be as the commit left it.
 		cur, err := s.ReadFile(rel)
