@@ -374,7 +374,6 @@ func (s *Store) commitPending(ctx context.Context, mine string, early *earlyInde
 		s.removePending(p.name)
 		if p.name == last {
 			res = r
-			res.Warning = ""
 		} else if r.Committed {
 			earlier = append(earlier, r.Commit)
 		}
@@ -411,18 +410,18 @@ func (s *Store) commitOne(ctx context.Context, p pending, early *earlyIndex) (Re
 // redo writes again each path of p that git has put back to what it was
 // before p's write, and returns them (store-relative).
 func (s *Store) redo(p pending) ([]string, error) {
+	r, err := os.OpenRoot(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	var redone []string
 	for _, pp := range p.Paths {
 		if pp.Before == "" || (!pp.Delete && pp.Data == nil) {
 			continue // a new file, or a record without its content
 		}
-		r, err := os.OpenRoot(s.Root)
-		if err != nil {
-			return nil, err
-		}
 		cur, err := r.ReadFile(pp.Path)
 		if err != nil || sum(cur) != pp.Before || (!pp.Delete && bytes.Equal(cur, pp.Data)) {
-			r.Close()
 			continue
 		}
 		if pp.Delete {
@@ -435,7 +434,6 @@ func (s *Store) redo(p pending) ([]string, error) {
 				}
 			}
 		}
-		r.Close()
 		if err != nil {
 			return nil, fmt.Errorf("write %s again: %w", pp.Path, err)
 		}
@@ -650,7 +648,7 @@ func (s *Store) lockIndex(ctx context.Context, deadline time.Time) (*gitLock, er
 	if deadline.Before(until) {
 		until = deadline
 	}
-	return s.takeLock(ctx, filepath.Join(s.GitDir, "index"), until)
+	return s.takeLock(ctx, s.indexPath(), until)
 }
 
 // entries reads paths from the prepared index, and shows what a commit is

@@ -66,13 +66,9 @@ func TestApplySigningHangs(t *testing.T) {
 	signTimeout = 500 * time.Millisecond
 	defer func() { signTimeout = was }()
 
-	start := time.Now()
 	res := apply(t, s, CommitInfo{Action: "store", Slug: "signed"}, Change{Path: "signed.md", Data: []byte("signed\n")})
 	if res.Committed || !res.Pending || !strings.Contains(res.Skipped, "signing the commit took over") {
 		t.Fatalf("%+v", res)
-	}
-	if took := time.Since(start); took > time.Minute {
-		t.Errorf("the write waited %s on a signing program that hangs", took)
 	}
 	if out, _ := exec.Command("pgrep", "-f", prog).Output(); len(out) > 0 {
 		t.Errorf("the signing program is still running: %s", out)

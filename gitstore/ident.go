@@ -22,14 +22,9 @@ import (
 // date in the environment in a format other than git's raw one, a file it
 // cannot parse): the caller then lets git write the commit.
 func (s *Store) identities(now time.Time) (author, committer object.Signature, ok bool) {
-	if os.Getenv("GIT_CONFIG_PARAMETERS") != "" || os.Getenv("GIT_CONFIG_COUNT") != "" {
+	cfg, ok := s.config()
+	if !ok {
 		return author, committer, false
-	}
-	cfg := map[string]string{}
-	for _, f := range s.configFiles() {
-		if !readIdentityConfig(f, cfg) {
-			return author, committer, false
-		}
 	}
 	resolve := func(role string) (name, email string) {
 		up := strings.ToUpper(role)
@@ -69,18 +64,28 @@ func (s *Store) identities(now time.Time) (author, committer object.Signature, o
 // signs reports whether git signs the commits made here (commit.gpgsign),
 // from the configuration files when mem can read them, else from git.
 func (s *Store) signs(ctx context.Context) bool {
-	if os.Getenv("GIT_CONFIG_PARAMETERS") == "" && os.Getenv("GIT_CONFIG_COUNT") == "" {
-		cfg := map[string]string{}
-		readable := true
-		for _, f := range s.configFiles() {
-			readable = readable && readIdentityConfig(f, cfg)
-		}
-		if readable {
-			return gitBool(cfg["commit.gpgsign"])
-		}
+	if cfg, ok := s.config(); ok {
+		return gitBool(cfg["commit.gpgsign"])
 	}
 	out, err := s.git(ctx, nil, nil, "config", "--type=bool", "--get", "commit.gpgsign")
 	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+// config reads the keys mem needs (readIdentityConfig) from every
+// configuration file git reads; ok is false when that is beyond what it
+// reads (configuration on git's command line, an include, a file that does
+// not parse).
+func (s *Store) config() (cfg map[string]string, ok bool) {
+	if os.Getenv("GIT_CONFIG_PARAMETERS") != "" || os.Getenv("GIT_CONFIG_COUNT") != "" {
+		return nil, false
+	}
+	cfg = map[string]string{}
+	for _, f := range s.configFiles() {
+		if !readIdentityConfig(f, cfg) {
+			return nil, false
+		}
+	}
+	return cfg, true
 }
 
 func first(vals ...string) string {

@@ -20,17 +20,14 @@ var errIndexFormat = errors.New("index format not read in process")
 // splits its entries off (the "link" extension) or keeps sparse directories
 // ("sdir") fails with errIndexFormat, as does anything it does not know.
 func readIndexEntries(path string, paths []string, hashSize int) ([]entry, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		data = nil
-	} else if err != nil {
-		return nil, err
-	}
 	found := map[string]entry{}
-	if data != nil {
-		if found, err = parseIndex(data, paths, hashSize); err != nil {
-			return nil, err
+	err := readIndexOf(path, paths, hashSize, func(name string, mode uint32, hash []byte, flags, _ uint16) {
+		if stage := (flags >> 12) & 3; stage == 0 {
+			found[name] = entry{Path: name, Mode: mode, Hash: hex.EncodeToString(hash)}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	entries := make([]entry, len(paths))
 	for i, p := range paths {
@@ -40,18 +37,25 @@ func readIndexEntries(path string, paths []string, hashSize int) ([]entry, error
 	return entries, nil
 }
 
-func parseIndex(data []byte, paths []string, hashSize int) (map[string]entry, error) {
+// readIndexOf calls fn for each entry of the index file at path whose path
+// is one of paths (walkIndex). A missing file holds nothing.
+func readIndexOf(path string, paths []string, hashSize int, fn func(name string, mode uint32, hash []byte, flags, ext uint16)) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
 	want := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		want[p] = true
 	}
-	found := map[string]entry{}
-	err := walkIndex(data, hashSize, func(name []byte, mode uint32, hash []byte, flags, _ uint16) {
-		if stage := (flags >> 12) & 3; stage == 0 && want[string(name)] {
-			found[string(name)] = entry{Path: string(name), Mode: mode, Hash: hex.EncodeToString(hash)}
+	return walkIndex(data, hashSize, func(name []byte, mode uint32, hash []byte, flags, ext uint16) {
+		if want[string(name)] {
+			fn(string(name), mode, hash, flags, ext)
 		}
 	})
-	return found, err
 }
 
 // Flags of an index entry (gitformat-index(5)).
@@ -66,39 +70,14 @@ const (
 // that make git update-index ignore or misread the work tree (see
 // pathState). It fails with errIndexFormat as readIndexEntries does.
 func readIndexStates(path string, paths []string, hashSize int) ([]pathState, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		data = nil
-	} else if err != nil {
+	found := map[string]pathState{}
+	err := readIndexOf(path, paths, hashSize, func(name string, _ uint32, _ []byte, flags, ext uint16) {
+		found[name] = found[name].with((flags>>12)&3 != 0, flags&flagAssumeValid != 0, ext&flagSkipWorktree != 0)
+	})
+	if err != nil {
 		return nil, err
 	}
-	found := map[string]pathState{}
-	if data != nil {
-		want := make(map[string]bool, len(paths))
-		for _, p := range paths {
-			want[p] = true
-		}
-		err := walkIndex(data, hashSize, func(name []byte, _ uint32, _ []byte, flags, ext uint16) {
-			if !want[string(name)] {
-				return
-			}
-			st := found[string(name)]
-			st.Tracked = true
-			st.Unmerged = st.Unmerged || (flags>>12)&3 != 0
-			st.AssumeUnchanged = st.AssumeUnchanged || flags&flagAssumeValid != 0
-			st.SkipWorktree = st.SkipWorktree || ext&flagSkipWorktree != 0
-			found[string(name)] = st
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	states := make([]pathState, len(paths))
-	for i, p := range paths {
-		states[i] = found[p]
-		states[i].Path = p
-	}
-	return states, nil
+	return statesOf(paths, found), nil
 }
 
 // walkIndex calls fn for each entry of the index data, in order, with its

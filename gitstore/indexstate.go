@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 )
 
@@ -108,7 +109,8 @@ func (s *Store) refuseIndexState(ctx context.Context, r *os.Root, changes []Chan
 	return nil
 }
 
-func (s *Store) indexPath() string { return s.GitDir + string(os.PathSeparator) + "index" }
+// indexPath is the user's index file.
+func (s *Store) indexPath() string { return filepath.Join(s.GitDir, "index") }
 
 // stageStates stages gitPaths in the prepared index ix after reading their
 // state there: it refuses a conflicted path and clears skip-worktree and

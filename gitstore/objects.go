@@ -73,6 +73,25 @@ type pathState struct {
 	AssumeUnchanged bool
 }
 
+// with is p with the stage and flags of one more of its index entries.
+func (p pathState) with(unmerged, assumeUnchanged, skipWorktree bool) pathState {
+	p.Tracked = true
+	p.Unmerged = p.Unmerged || unmerged
+	p.AssumeUnchanged = p.AssumeUnchanged || assumeUnchanged
+	p.SkipWorktree = p.SkipWorktree || skipWorktree
+	return p
+}
+
+// statesOf is the state found of each of paths, in order.
+func statesOf(paths []string, found map[string]pathState) []pathState {
+	states := make([]pathState, len(paths))
+	for i, p := range paths {
+		states[i] = found[p]
+		states[i].Path = p
+	}
+	return states
+}
+
 // commitObject is a commit as mem reads it.
 type commitObject struct {
 	Hash    string
@@ -114,28 +133,14 @@ func (c cliObjects) head(ctx context.Context) (commit, tree string, err error) {
 func (cliObjects) blobName([]byte) (string, bool) { return "", false }
 
 func (c cliObjects) indexEntries(ctx context.Context, index string, paths []string) ([]entry, error) {
-	args := append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, literal(paths)...)
-	out, err := c.s.git(ctx, []string{"GIT_INDEX_FILE=" + index}, nil, args...)
+	found := map[string]entry{}
+	err := c.lsFiles(ctx, index, paths, false, func(_ byte, mode uint32, hash, stage, path string) {
+		if stage == "0" {
+			found[path] = entry{Path: path, Mode: mode, Hash: hash}
+		}
+	})
 	if err != nil {
 		return nil, err
-	}
-	found := map[string]entry{}
-	for rec := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-		if rec == "" {
-			continue
-		}
-		meta, path, ok := strings.Cut(rec, "\t")
-		f := strings.Fields(meta) // mode hash stage
-		if !ok || len(f) != 3 {
-			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
-		}
-		mode, err := strconv.ParseUint(f[0], 8, 32)
-		if err != nil {
-			return nil, fmt.Errorf("git ls-files: bad mode in %q", rec)
-		}
-		if f[2] == "0" {
-			found[path] = entry{Path: path, Mode: uint32(mode), Hash: f[1]}
-		}
 	}
 	entries := make([]entry, len(paths))
 	for i, p := range paths {
@@ -146,35 +151,50 @@ func (c cliObjects) indexEntries(ctx context.Context, index string, paths []stri
 }
 
 func (c cliObjects) indexStates(ctx context.Context, index string, paths []string) ([]pathState, error) {
-	args := append([]string{"ls-files", "--stage", "-v", "-z", "--full-name", "--"}, literal(paths)...)
-	out, err := c.s.git(ctx, []string{"GIT_INDEX_FILE=" + index}, nil, args...)
+	found := map[string]pathState{}
+	err := c.lsFiles(ctx, index, paths, true, func(tag byte, _ uint32, _, stage, path string) {
+		// -v: a lowercase tag is assume-unchanged; S is skip-worktree.
+		found[path] = found[path].with(stage != "0", 'a' <= tag && tag <= 'z', tag == 'S' || tag == 's')
+	})
 	if err != nil {
 		return nil, err
 	}
-	found := map[string]pathState{}
+	return statesOf(paths, found), nil
+}
+
+// lsFiles calls fn for each record of git ls-files --stage of paths in the
+// index file at index; with tags, each record starts with its -v tag
+// (given to fn; 0 without).
+func (c cliObjects) lsFiles(ctx context.Context, index string, paths []string, tags bool, fn func(tag byte, mode uint32, hash, stage, path string)) error {
+	args := []string{"ls-files", "--stage", "-z", "--full-name"}
+	if tags {
+		args = append(args, "-v")
+	}
+	args = append(append(args, "--"), literal(paths)...)
+	out, err := c.s.git(ctx, []string{"GIT_INDEX_FILE=" + index}, nil, args...)
+	if err != nil {
+		return err
+	}
 	for rec := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		if rec == "" {
 			continue
 		}
 		meta, path, ok := strings.Cut(rec, "\t")
-		f := strings.Fields(meta) // tag mode hash stage
-		if !ok || len(f) != 4 || len(f[0]) != 1 {
-			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		f := strings.Fields(meta) // [tag] mode hash stage
+		var tag byte
+		if tags && len(f) == 4 && len(f[0]) == 1 {
+			tag, f = f[0][0], f[1:]
 		}
-		st := found[path]
-		st.Tracked = true
-		st.Unmerged = st.Unmerged || f[3] != "0"
-		// -v: a lowercase tag is assume-unchanged; S is skip-worktree.
-		st.AssumeUnchanged = st.AssumeUnchanged || f[0] != strings.ToUpper(f[0])
-		st.SkipWorktree = st.SkipWorktree || strings.EqualFold(f[0], "S")
-		found[path] = st
+		if !ok || len(f) != 3 || tags && tag == 0 {
+			return fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		mode, err := strconv.ParseUint(f[0], 8, 32)
+		if err != nil {
+			return fmt.Errorf("git ls-files: bad mode in %q", rec)
+		}
+		fn(tag, uint32(mode), f[1], f[2], path)
 	}
-	states := make([]pathState, len(paths))
-	for i, p := range paths {
-		states[i] = found[p]
-		states[i].Path = p
-	}
-	return states, nil
+	return nil
 }
 
 // literal makes paths literal pathspecs, so that git reads no wildcard or

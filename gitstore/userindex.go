@@ -67,7 +67,7 @@ func (s *Store) prepareIndex(ctx context.Context, paths []string) (*preparedInde
 // the paths. Apply starts one before it writes and syncs the files.
 func (s *Store) startIndex(ctx context.Context) (*preparedIndex, error) {
 	p := &preparedIndex{
-		index: filepath.Join(s.GitDir, "index"),
+		index: s.indexPath(),
 		tmp:   filepath.Join(s.GitDir, tempName("mem-index", ".tmp")),
 	}
 	if err := os.Link(p.index, p.tmp); err == nil {
