@@ -13,7 +13,7 @@ type searchCmd struct {
 	Limit    int      `help:"At most N results." default:"3" placeholder:"N"`
 	Previous string   `help:"The assistant's previous turn, which may refine the query." placeholder:"TEXT"`
 	All      bool     `help:"Ignore the relevance threshold: show the best matches even when the hook would stay silent."`
-	Explain  bool     `help:"Print the query as built from the prompt, on stderr."`
+	Explain  bool     `help:"Print the query as built from the prompt, and the threshold, on stderr."`
 	Query    []string `arg:"" help:"The prompt, as a person would type it."`
 }
 
@@ -30,10 +30,24 @@ func (c searchCmd) Run(e *env) error {
 		return err
 	}
 	if c.Explain {
-		fmt.Fprintf(e.stderr, "query: %s\n", q)
+		fmt.Fprintf(e.stderr, "query: %s\nthreshold: %.2f (the best result must reach it, as in the prompt hook; --all ignores it)\n", q, search.DefaultThreshold)
 	}
 	if c.JSON {
 		return printJSON(e, mem.Hits(results)) // never nil: [] when nothing fits
+	}
+	if len(results) == 0 && !c.All {
+		// Silent, as the hook would be; a person may still want the near
+		// misses. Said on stderr: stdout stays empty for scripts.
+		near, _, err := r.Search(e.ctx, strings.Join(c.Query, " "), c.Previous, search.Options{Limit: c.Limit, All: true})
+		if err != nil || len(near) == 0 {
+			return err
+		}
+		what, them := "1 memory matches", "it"
+		if len(near) > 1 {
+			what, them = fmt.Sprintf("%d memories match", len(near)), "them"
+		}
+		fmt.Fprintf(e.stderr, "mem: nothing clears the prompt hook's threshold (%.2f); %s below it (best %.2f): `mem search --all` shows %s\n",
+			search.DefaultThreshold, what, near[0].Score, them)
 	}
 	for _, res := range results {
 		fmt.Fprintf(e.stdout, "%.2f  %s  (%s) %s\n", res.Score, search.Where(res.Path, res.Line), res.Class, res.Name)
