@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/secrets"
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/internal/version"
 )
 
@@ -29,7 +31,8 @@ type cli struct {
 	C       string           `name:"directory" short:"C" help:"Run as if started in DIR." placeholder:"DIR"`
 	Version kong.VersionFlag `help:"Print mem's version and exit."`
 
-	Help helpCmd `cmd:"" help:"Show what mem can do, how to use one command (mem help store), or what a model command must do (mem help model)."`
+	Help       helpCmd    `cmd:"" help:"Show what mem can do, how to use one command (mem help store), or what a model command must do (mem help model)."`
+	VersionCmd versionCmd `cmd:"" name:"version" help:"Print mem's version (as mem --version does)."`
 
 	Init       initCmd       `cmd:"" help:"Create the store (and a git repository if none), print what was made."`
 	StoreCmd   storeCmd      `cmd:"" name:"store" help:"Write a memory and commit it; prints the slug."`
@@ -120,6 +123,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if len(args) == 0 {
 		args = []string{"--help"} // a bare `mem` shows what it can do
 	}
+	if name := firstCommand(args); name != "" {
+		if _, ok := commandField(name); !ok {
+			fmt.Fprintf(stderr, "mem: error: %s\nmem: hint: `mem help` lists the commands\n", unknownCommand(name))
+			return 2
+		}
+	}
 	parser, globals, err := parserFor(args, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mem: error: %v\n", err)
@@ -128,6 +137,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	kctx, err := parser.Parse(joinNegative(args))
 	if err != nil {
 		fmt.Fprintf(stderr, "mem: error: %v\n", err)
+		var pe *kong.ParseError
+		if errors.As(err, &pe) && pe.Context != nil {
+			if n := pe.Context.Selected(); n != nil {
+				fmt.Fprintf(stderr, "mem: hint: %s\n", usage(n))
+			}
+		}
 		return 2
 	}
 	if kctx.Empty() {
@@ -183,6 +198,46 @@ func firstCommand(args []string) string {
 	return ""
 }
 
+// unknownCommand says that name is no command of mem's, and which it may
+// have been meant as.
+func unknownCommand(name string) string {
+	var names []string
+	t := reflect.TypeOf(cli{})
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, ok := f.Tag.Lookup("cmd"); ok && f.Tag.Get("hidden") == "" {
+			names = append(names, cmp.Or(f.Tag.Get("name"), strings.ToLower(f.Name)))
+		}
+	}
+	if near := text.Nearest(name, names, 3); len(near) > 0 {
+		return fmt.Sprintf("mem has no command %q; did you mean %s?", name, strings.Join(near, ", "))
+	}
+	return fmt.Sprintf("mem has no command %q", name)
+}
+
+// usage is how to run the command n, as a hint after a command line kong
+// could not read: its synopsis, and what each argument it needs is.
+func usage(n *kong.Node) string {
+	u := "usage: mem " + n.Summary()
+	for _, p := range n.Positional {
+		if p.Required && !p.Set && p.Help != "" {
+			u += fmt.Sprintf(", where %s is %s", p.Summary(), strings.TrimSuffix(strings.ToLower(p.Help[:1])+p.Help[1:], "."))
+		}
+	}
+	return u
+}
+
+// versionLine is what mem --version and mem version print.
+func versionLine() string { return "mem " + version.String() }
+
+// versionCmd is `mem version`, for people who type it as a command.
+type versionCmd struct{}
+
+func (versionCmd) Run(e *env) error {
+	_, err := fmt.Fprintln(e.stdout, versionLine())
+	return err
+}
+
 // commandField is the field of cli that holds the command named name.
 func commandField(name string) (reflect.StructField, bool) {
 	t := reflect.TypeOf(cli{})
@@ -208,7 +263,7 @@ func newParser(c any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Exit(func(code int) { panic(exitError(code)) }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap), "version": "mem " + version.String()},
+		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap), "version": versionLine()},
 	)
 }
 

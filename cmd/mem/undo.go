@@ -3,7 +3,7 @@ package main
 import "fmt"
 
 type undoCmd struct {
-	Ref string `arg:"" help:"The mem commit to revert (see mem log)."`
+	Ref string `arg:"" help:"The mem commit to revert: its hash, as mem log lists it."`
 }
 
 func (c undoCmd) Run(e *env) error {

@@ -48,23 +48,30 @@ func Nearest(word string, names []string, n int) []string {
 	return out
 }
 
-// distance is the Levenshtein distance between a and b, in runes.
+// distance is the edit distance between a and b, in runes: insertions,
+// deletions, substitutions, and two neighbours swapped ("lsit" is one slip
+// from "list"), each counting one.
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
 	}
-	for i := range ra {
-		cur[0] = i + 1
-		for j := range rb {
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
 			cost := 1
-			if ra[i] == rb[j] {
+			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j+1] = min(prev[j+1]+1, cur[j]+1, prev[j]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return d[len(ra)][len(rb)]
 }

@@ -35,7 +35,7 @@ func TestDistance(t *testing.T) {
 		a, b string
 		want int
 	}{
-		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"café", "cafe", 1}, {"same", "same", 0},
+		{"", "", 0}, {"a", "", 1}, {"lsit", "list", 1}, {"ab", "ba", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"café", "cafe", 1}, {"same", "same", 0},
 	}
 	for _, tt := range tests {
 		if got := distance(tt.a, tt.b); got != tt.want {
