@@ -4,27 +4,55 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
+
+	"github.com/mem-dev/mem"
 )
 
 type listCmd struct {
-	JSON bool `help:"Print a JSON array."`
+	JSON      bool     `help:"Print a JSON array."`
+	Class     string   `help:"Only the memories of this class." placeholder:"CLASS"`
+	Tag       []string `help:"Only the memories tagged TAG (several: tagged with each)." sep:"," placeholder:"TAG"`
+	Forgotten bool     `help:"List the forgotten memories instead (mem log shows the forget to undo)."`
+}
+
+// keeps reports whether m is of the class asked for and has every tag asked
+// for.
+func (c listCmd) keeps(m mem.Entry) bool {
+	if c.Class != "" && m.Class != c.Class {
+		return false
+	}
+	for _, t := range c.Tag {
+		if !slices.Contains(m.Tags, t) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c listCmd) Run(e *env) error {
+	if c.Class != "" && !slices.Contains(mem.Classes, c.Class) {
+		return fmt.Errorf("unknown class %q (one of %s)", c.Class, strings.Join(mem.Classes, ", "))
+	}
 	r, err := e.open()
 	if err != nil {
 		return err
 	}
-	entries, bad, err := r.List(e.ctx)
+	list := r.List
+	if c.Forgotten {
+		list = r.Forgotten
+	}
+	entries, bad, err := list(e.ctx)
 	if err != nil {
 		return err
 	}
 	for _, b := range bad {
 		fmt.Fprintf(e.stderr, "mem: warning: %v\n", b)
 	}
+	entries = slices.DeleteFunc(entries, func(m mem.Entry) bool { return !c.keeps(m) })
 	if c.JSON {
 		return printJSON(e, nonNil(entries))
 	}
