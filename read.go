@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,6 +65,16 @@ func (r *Repo) Show(ctx context.Context, slug string) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return m.Bytes(), r.Place.Rel(r.abs(rel)), nil
+}
+
+// ShownSlug is the slug of what Show showed at shown when asked for asked:
+// the memory's file name, which a path or the start of a slug resolved to,
+// or, for a MEMORY.md section, the name it was asked by.
+func ShownSlug(asked, shown string) string {
+	if base, ok := strings.CutSuffix(path.Base(shown), ".md"); ok && base != "MEMORY" {
+		return base
+	}
+	return strings.TrimSuffix(asked, ".md")
 }
 
 // showIndexed finds slug among the search index's entries that load cannot

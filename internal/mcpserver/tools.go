@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -213,11 +212,7 @@ func (s *server) show(ctx context.Context, a slugArgs) (shown, string, error) {
 	if err != nil {
 		return shown{}, "", slugError("show", a.Slug, err)
 	}
-	slug := strings.TrimSuffix(a.Slug, ".md")
-	if base, ok := strings.CutSuffix(path.Base(where), ".md"); ok && base != "MEMORY" {
-		slug = base // the memory a path or the start of a slug named
-	}
-	out := shown{Slug: slug, Path: where, Text: string(data)}
+	out := shown{Slug: mem.ShownSlug(a.Slug, where), Path: where, Text: string(data)}
 	return out, out.Text, nil
 }
 
