@@ -44,6 +44,39 @@ var ErrExists = errors.New("a memory with this slug already exists")
 // ErrNotFound means no memory has the slug.
 var ErrNotFound = errors.New("no memory with this slug")
 
+// ForgottenError is ErrExists for a memory that is forgotten: its name is
+// taken by the file `mem forget` kept, and undoing the forget brings it
+// back.
+type ForgottenError struct {
+	Slug   string
+	Forget string // the commit that forgot it; "" when none did (a hand edit)
+}
+
+func (e *ForgottenError) Error() string { return e.Slug + " exists and is forgotten" }
+
+func (e *ForgottenError) Is(target error) bool { return target == ErrExists }
+
+// forgotten is the ForgottenError of the memory file rel when it is
+// forgotten, else nil. The caller holds the lock.
+func (r *Repo) forgotten(slug, rel string) *ForgottenError {
+	data, err := r.files.ReadFile(rel)
+	if err != nil {
+		return nil
+	}
+	if m, _ := mdparse.Salvage(rel, data); m.Status != mdparse.StatusForgotten {
+		return nil
+	}
+	f := &ForgottenError{Slug: slug}
+	revs, _ := r.files.History(rel, 0)
+	for _, rev := range revs {
+		if rev.Action == "forget" {
+			f.Forget = rev.Commit
+			break
+		}
+	}
+	return f
+}
+
 // Written is the outcome of one write.
 type Written struct {
 	Slug string `json:"slug"`
@@ -71,6 +104,9 @@ func (r *Repo) Store(ctx context.Context, n Note) (Written, error) {
 		// The file may be a write left pending (git was busy): commit it
 		// now, so that storing again is never what keeps it uncommitted.
 		res, _ := r.files.Flush(ctx)
+		if f := r.forgotten(slug, existing); f != nil {
+			return Written{Slug: slug, Result: res}, f
+		}
 		return Written{Slug: slug, Result: res}, fmt.Errorf("%w: %s", ErrExists, existing)
 	}
 	changes := []gitstore.Change{n.file(rel, r.Now())}

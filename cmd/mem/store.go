@@ -45,7 +45,14 @@ func (c storeCmd) Run(e *env) error {
 	})
 	if errors.Is(err, mem.ErrExists) {
 		reportResult(e, w.Result) // a write of it left pending earlier may be committed now
-		return withHint(err, fmt.Sprintf("choose another --name, or read the existing one with `mem show %s`", w.Slug))
+		var forgotten *mem.ForgottenError
+		switch {
+		case !errors.As(err, &forgotten):
+			return withHint(err, fmt.Sprintf("choose another --name, or read the existing one with `mem show %s`", w.Slug))
+		case forgotten.Forget == "":
+			return withHint(err, fmt.Sprintf("take `status: forgotten` out of it with `mem edit %s` to bring it back, or choose another --name", w.Slug))
+		}
+		return withHint(err, fmt.Sprintf("`mem undo %.12s` brings it back (then `mem edit %s` changes it), or choose another --name", forgotten.Forget, w.Slug))
 	}
 	if err != nil {
 		return err

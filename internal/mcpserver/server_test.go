@@ -331,6 +331,11 @@ func TestForget(t *testing.T) {
 	if res := call(t, cs, "memory_forget", map[string]any{"slug": "spanish-vat-rounds-per-line"}); !res.IsError {
 		t.Errorf("forgetting twice: %s", text(res))
 	}
+	// Storing it again says it is forgotten and which undo brings it back.
+	res := call(t, cs, "memory_store", map[string]any{"name": vat["name"], "content": "again"})
+	if msg := text(res); !res.IsError || !strings.Contains(msg, "is forgotten") || !strings.Contains(msg, "mem undo "+short(w.Commit)) {
+		t.Errorf("store of a forgotten memory = %v %q", res.IsError, msg)
+	}
 	if res := call(t, cs, "memory_forget", map[string]any{"slug": "no-such-memory"}); !res.IsError || !strings.Contains(text(res), "memory_list") {
 		t.Errorf("forget missing = %v %q", res.IsError, text(res))
 	}

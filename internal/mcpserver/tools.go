@@ -171,7 +171,13 @@ func (s *server) store(ctx context.Context, a storeArgs) (written, string, error
 		Tags:        a.Tags,
 		Body:        a.Content,
 	})
-	if errors.Is(err, mem.ErrExists) {
+	var forgotten *mem.ForgottenError
+	switch {
+	case errors.As(err, &forgotten) && forgotten.Forget != "":
+		return written{}, "", fmt.Errorf("a memory with the slug %q exists and is forgotten: `mem undo %s` brings it back, or choose another name", w.Slug, short(forgotten.Forget))
+	case forgotten != nil:
+		return written{}, "", fmt.Errorf("a memory with the slug %q exists and is forgotten (status: forgotten in its file): choose another name", w.Slug)
+	case errors.Is(err, mem.ErrExists):
 		return written{}, "", fmt.Errorf("a memory with the slug %q already exists: choose another name, or read the existing one with memory_show", w.Slug)
 	}
 	if err != nil {
