@@ -174,8 +174,14 @@ func (s Store) refresh(marked bool, stale *Stale) (*search.Index, error) {
 
 // update writes the cache old with the files changed parsed afresh and the
 // entries of the files gone (shown paths) removed, and cur as its stamps.
+//
+// With no file changed or gone it still writes cur when a stamp moved (a
+// directory that gained an empty folder or a file that is no memory, Claude
+// Code's auto-memory directory created empty): a cache left with the old
+// stamp reads as stale at every check, and every prompt would run this
+// refresh again.
 func (s Store) update(path string, old *search.Index, cur []search.Source, changed []Source, gone []string) (*search.Index, error) {
-	if len(changed) == 0 && len(gone) == 0 {
+	if len(changed) == 0 && len(gone) == 0 && sameSources(old.Sources(), cur) {
 		search.ClearStale(s.Place.CacheDir())
 		return search.Open(path) // the caller's own mapping: old is closed on return
 	}
@@ -202,6 +208,24 @@ func (s Store) update(path string, old *search.Index, cur []search.Source, chang
 		return s.rebuild(path)
 	}
 	return s.write(path, ix, cur)
+}
+
+// sameSources reports whether a and b hold the same stamps, in any order
+// (a listing's directories come in no fixed order).
+func sameSources(a, b []search.Source) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	in := make(map[search.Source]bool, len(a))
+	for _, st := range a {
+		in[st] = true
+	}
+	for _, st := range b {
+		if !in[st] {
+			return false
+		}
+	}
+	return true
 }
 
 // RefreshWritten brings the cache up to date after the caller wrote or

@@ -380,3 +380,74 @@ func TestRefreshWritten(t *testing.T) {
 		})
 	}
 }
+
+// TestRefreshDirOnly: a directory that moved while no memory did (Claude
+// Code creating its empty auto-memory directory at a session's start, a
+// file that is no memory added to the store) is stamped anew by the
+// refresh, so the next check finds the cache fresh instead of asking for
+// the same refresh at every prompt.
+func TestRefreshDirOnly(t *testing.T) {
+	tests := []struct {
+		name string
+		move func(t *testing.T, store, personal string)
+	}{
+		{"the personal store created empty", func(t *testing.T, _, personal string) {
+			if err := os.MkdirAll(personal, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a file that is no memory added", func(t *testing.T, store, _ string) {
+			if err := os.WriteFile(filepath.Join(store, "notes.txt"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		for _, delta := range []bool{false, true} {
+			for _, marked := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/delta=%v/marked=%v", tt.name, delta, marked), func(t *testing.T) {
+					t.Setenv("HOME", t.TempDir())
+					claude := t.TempDir()
+					t.Setenv("CLAUDE_CONFIG_DIR", claude)
+					useDeltas(t, delta)
+					root := t.TempDir()
+					store := filepath.Join(root, "store")
+					if err := os.MkdirAll(store, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(store, "a.md"), []byte(memory("Note a", "body a")), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					place := locate.Place{CommonDir: filepath.Join(root, "git"), Store: store, WorkTree: root}
+					s := Store{Place: place, Files: dirFiles(store), Logf: t.Logf}
+					ix, err := s.Refresh(nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ix.Close()
+					personal, _ := locate.PersonalStore(root)
+					tt.move(t, store, personal)
+					refresh := s.Refresh
+					if marked {
+						refresh = func(*Stale) (*search.Index, error) { return s.RefreshMarked() }
+					}
+					_, stale := s.Check()
+					if stale == nil {
+						t.Fatal("the moved directory was not seen")
+					}
+					if ix, err = refresh(stale); err != nil {
+						t.Fatal(err)
+					}
+					if got := bodies(t, ix); !slices.Equal(got, []string{"a: body a"}) {
+						t.Errorf("after the refresh %q", got)
+					}
+					ix, stale = s.Check()
+					if ix == nil {
+						t.Fatalf("the refresh left the cache stale: %+v", stale)
+					}
+					ix.Close()
+				})
+			}
+		}
+	}
+}
