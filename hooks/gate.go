@@ -36,7 +36,17 @@ const (
 	// gateTranscriptWait bounds the wait for Claude Code to write the turn
 	// that just ended to the transcript (it writes asynchronously).
 	gateTranscriptWait = time.Second
+	// gateTranscriptPoll is how often the gate looks for that turn. Claude
+	// Code 2.1.328 writes it 0.3 to 11 ms after it starts the hook (measured
+	// from inside the hook): looking every 20 ms made most stops that missed
+	// it at the first read wait 20 or 40 ms for a write of a few. A look
+	// that finds nothing new reads no byte of the transcript it has read.
+	gateTranscriptPoll = time.Millisecond
 )
+
+// gateSleep pauses between two looks at the transcript; the tests count
+// the pauses instead of taking them.
+var gateSleep = time.Sleep
 
 // StopInput is the part of Claude Code's Stop hook input the gate reads.
 type StopInput struct {
@@ -345,22 +355,33 @@ type gateObserver struct {
 
 // await reads the transcript from the state's offset on. Claude Code writes
 // it asynchronously, so when the stop named the turn that ended, await reads
-// on (what was appended since) until that turn is in, or until deadline.
-// It reports false when the transcript does not exist yet.
+// on (what was appended since) until that turn is in, or until deadline,
+// looking at the file's size every gateTranscriptPoll and reading only when
+// it moved. It reports false when the transcript does not exist yet.
 func (o *gateObserver) await(path string, deadline time.Time) (bool, error) {
+	seen, exists := int64(-1), false // the size read last; whether the file was there
 	for {
-		err := o.read(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if o.last == "" || time.Now().After(deadline) {
-				return false, nil
+		if fi, err := os.Stat(path); err != nil || fi.Size() != seen {
+			if err == nil {
+				seen = fi.Size()
 			}
-		case err != nil:
-			return false, err
-		case o.last == "" || o.sawLast || time.Now().After(deadline):
-			return true, nil
+			err := o.read(path)
+			exists = !errors.Is(err, fs.ErrNotExist)
+			switch {
+			case !exists:
+				if o.last == "" {
+					return false, nil
+				}
+			case err != nil:
+				return false, err
+			case o.last == "" || o.sawLast:
+				return true, nil
+			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		if time.Now().After(deadline) {
+			return exists, nil
+		}
+		gateSleep(gateTranscriptPoll)
 	}
 }
 

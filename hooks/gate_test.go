@@ -493,6 +493,47 @@ func TestGateAwaitsTranscript(t *testing.T) {
 	}
 }
 
+// TestGateSeesTheTurnAtOnce: when the turn that ended is not in the
+// transcript at the first read, the gate sees it within a millisecond of
+// its write (Claude Code 2.1.328 writes it a few milliseconds into the
+// hook), not at a coarse poll's next tick. The pauses are counted, not
+// taken: the turn is written during the first.
+func TestGateSeesTheTurnAtOnce(t *testing.T) {
+	work, place := gateRepo(t)
+	if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	x := &gateTx{work: work}
+	x.edit("a.go")
+	x.bash("go test ./...")
+	x.bash("git diff")
+	early := x.b.Len()
+	x.say("Done.")
+	if err := os.WriteFile(path, x.b.Bytes()[:early], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var paused time.Duration
+	saved := gateSleep
+	t.Cleanup(func() { gateSleep = saved })
+	gateSleep = func(d time.Duration) {
+		if paused == 0 {
+			if err := os.WriteFile(path, x.b.Bytes(), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		paused += d
+	}
+	in := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"stop_hook_active":false,"last_assistant_message":"Done."}`, path, work)
+	var stderr bytes.Buffer
+	if code := Gate(strings.NewReader(in), &stderr, gateNow, nil); code != 2 || !strings.Contains(stderr.String(), "you edited a.go") {
+		t.Fatalf("exit %d, stderr %q; want the block for a.go", code, stderr.String())
+	}
+	if paused > time.Millisecond {
+		t.Errorf("the gate paused %s before it looked again at a transcript written during its first pause", paused)
+	}
+}
+
 // TestGateTranscriptReplaced: a transcript shorter than the saved offset, or
 // one whose offset no longer starts a line, is read again from the start.
 func TestGateTranscriptReplaced(t *testing.T) {
