@@ -25,6 +25,13 @@ type Review struct {
 	Queued  time.Time `json:"queued"`
 }
 
+// NeedsKeep reports whether accepting the item needs a person to say which
+// memory to keep: a pair no model chose between (curate without a model,
+// or a verdict that kept neither). A rule's tension is only acknowledged.
+func (r Review) NeedsKeep() bool {
+	return r.Rule == "" && (r.Verdict == nil || r.Verdict.Keep == "")
+}
+
 // A review item's status: queued, then accepted or rejected by a person.
 const (
 	ReviewPending  = "pending"
@@ -133,7 +140,7 @@ func Decide(queue []Review, id string, accept bool, keep string) (Ruling, error)
 		it.Status = ReviewAccepted
 		return Ruling{Item: it, Action: "review-accept", Verb: "acknowledge"}, nil
 	}
-	if keep == "" && it.Verdict != nil {
+	if keep == "" && !it.NeedsKeep() {
 		keep = it.Verdict.Keep
 	}
 	retire := it.B
@@ -141,8 +148,10 @@ func Decide(queue []Review, id string, accept bool, keep string) (Ruling, error)
 	case it.A:
 	case it.B:
 		retire = it.A
+	case "":
+		return Ruling{}, fmt.Errorf("no model chose which memory of review item %s to keep: accept it with --keep %s or --keep %s, and the other is superseded by it", id, it.A, it.B)
 	default:
-		return Ruling{}, fmt.Errorf("say which memory to keep: --keep %s or --keep %s", it.A, it.B)
+		return Ruling{}, fmt.Errorf("%s is neither memory of review item %s: accept it with --keep %s or --keep %s", keep, id, it.A, it.B)
 	}
 	it.Status = ReviewAccepted
 	d := &Decision{Keep: keep, Retire: retire, Reason: "accepted in review: " + it.Reason}

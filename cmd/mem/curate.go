@@ -107,13 +107,25 @@ func (c reviewListCmd) Run(e *env) error {
 			keep = fmt.Sprintf(" (model: keep %s, %.2f, %s coverage)", it.Verdict.Keep, it.Verdict.Confidence, it.Verdict.Coverage)
 		}
 		fmt.Fprintf(e.stdout, "%s  %-8s %s / %s%s\n    %s\n", it.ID, it.Status, it.A, it.B, keep, it.Reason)
+		if it.Status == curator.ReviewPending && it.NeedsKeep() {
+			fmt.Fprintf(e.stdout, "    no model chose which to keep: mem review accept %s --keep %s (or --keep %s) keeps that one and supersedes the other\n", it.ID, it.A, it.B)
+		}
 	}
 	return nil
 }
 
 type reviewAcceptCmd struct {
 	ID   string `arg:"" help:"The item's id (mem review lists them)."`
-	Keep string `help:"The memory to keep, when the model's verdict does not say." placeholder:"SLUG"`
+	Keep string `help:"The memory to keep: A or B of the item's A / B in mem review; the other is superseded by it. Needed when no model chose." placeholder:"SLUG"`
+}
+
+// Help is what mem help review accept says beyond the one line: when
+// accepting needs --keep.
+func (reviewAcceptCmd) Help() string {
+	return "An item of two memories, A / B as mem review lists them, is accepted by superseding one by the other. " +
+		"When curate asked a model, its verdict says which to keep. Without a model (curate --no-model, or none installed) " +
+		"nothing has chosen: say it with --keep A or --keep B, and the other is superseded by the one kept. " +
+		"A tension with a rule (A is FILE:LINE) is acknowledged and needs no --keep."
 }
 
 func (c reviewAcceptCmd) Run(e *env) error {
