@@ -23,9 +23,12 @@ type captureCmd struct {
 // transcriptOf is the transcript a pass reads and the directory it runs
 // in: the one given, else the hook JSON's transcript_path and cwd on stdin
 // (SessionEnd, PreCompact and Stop send them).
-func transcriptOf(e *env, given string) (transcript, dir string, err error) {
+func transcriptOf(e *env, command, given string) (transcript, dir string, err error) {
 	if given != "" {
 		return given, e.dir, nil
+	}
+	if isTerminal(e.stdin) {
+		return "", "", noTranscript(command)
 	}
 	var in struct {
 		TranscriptPath string `json:"transcript_path"`
@@ -45,7 +48,7 @@ func (c captureCmd) Run(e *env) error {
 	if os.Getenv(model.ChildEnv) != "" {
 		return nil // inside our own model call: never capture the capture
 	}
-	transcript, dir, err := transcriptOf(e, c.Transcript)
+	transcript, dir, err := transcriptOf(e, "capture", c.Transcript)
 	if err != nil {
 		return err
 	}

@@ -295,6 +295,9 @@ func execute(command string, runCmd func(*env) error, dir, store string, stdin i
 		defer errs.Flush()
 		stdout, stderr = out, errs
 	}
+	if readsClient[command] && isTerminal(stdin) {
+		fmt.Fprintf(stderr, typeProgram+"\n", command)
+	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, dir: dir, store: store}
 	err := runCmd(e)
 	if err == nil {

@@ -24,7 +24,7 @@ func (c learnCmd) Run(e *env) error {
 	if os.Getenv(model.ChildEnv) != "" {
 		return nil // inside our own model call
 	}
-	transcript, dir, err := transcriptOf(e, c.Transcript)
+	transcript, dir, err := transcriptOf(e, "learn", c.Transcript)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -33,13 +32,7 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, label string) *progress {
-	on := false
-	if f, ok := w.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			on = true
-		}
-	}
-	return &progress{w: w, label: label, on: on, now: time.Now}
+	return &progress{w: w, label: label, on: isTerminal(w), now: time.Now}
 }
 
 // update is a func(done, total int) for the library's progress callbacks.

@@ -29,6 +29,9 @@ func (c storeCmd) Run(e *env) error {
 	}
 	body := c.Body
 	if body == "" || body == "-" {
+		if isTerminal(e.stdin) {
+			fmt.Fprintln(e.stderr, typeMemory)
+		}
 		b, err := readBody(e.stdin)
 		if err != nil {
 			return err
