@@ -318,6 +318,9 @@ func memIdentityEnv() []string {
 const (
 	memName  = "mem"
 	memEmail = "mem@localhost"
+	// FallbackIdentity is who mem's commits are by where git has no
+	// identity configured (user.name, user.email).
+	FallbackIdentity = memName + " <" + memEmail + ">"
 )
 
 func (c cliObjects) readCommit(ctx context.Context, rev string) (commitObject, error) {
