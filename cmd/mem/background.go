@@ -40,23 +40,23 @@ func startDetached(r *mem.Repo, args ...string) error {
 // running (that one picks up the mark). Without a model it starts
 // nothing: a process that can only fail would read the whole store after
 // every write (400 ms of CPU at 500 memories), beside the writer; the
-// daily sweep enriches once a model is there. Failures go to the hook log,
-// a missing model once a day; the write it follows has succeeded.
-func enrichAfterWrite(r *mem.Repo) func() {
+// daily sweep enriches once a model is there, and mem doctor says there is
+// none. Failures go to the hook log, named after the command (cmd, e.g.
+// "store") whose write it follows; that write has succeeded.
+func enrichAfterWrite(r *mem.Repo, cmd string) func() {
 	return func() {
 		if backgroundOff() {
 			return
 		}
 		if _, why := backgroundModel(); why != nil {
-			noModel(r, why)
 			return
 		}
 		err := r.RequestEnrich()
 		if err == nil {
-			err = startDetached(r, "enrich", "--background")
+			err = startDetached(r, "enrich", "--background", "--after", cmd)
 		}
 		if err != nil {
-			hookLog(r, "enrich: "+err.Error())
+			hookLog(r, "mem "+cmd+": start the background enrich: "+err.Error())
 		}
 	}
 }
@@ -91,25 +91,4 @@ func backgroundModel() (model.Asker, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// noModel says in the hook log, once a day, that no aliases are written
-// for want of a model.
-func noModel(r *mem.Repo, why error) {
-	if onceADay(r, "enrich-no-model") {
-		hookLog(r, "enrich: no aliases written: "+why.Error())
-	}
-}
-
-// onceADay reports whether the event name last happened more than a day
-// ago (or never), and if so records that it happens now, as the mtime of a
-// marker under the state directory.
-func onceADay(r *mem.Repo, name string) bool {
-	marker := filepath.Join(r.StateDir(), name)
-	if fi, err := os.Stat(marker); err == nil && time.Since(fi.ModTime()) < 24*time.Hour {
-		return false
-	}
-	os.MkdirAll(r.StateDir(), 0o755)
-	now := time.Now()
-	return os.WriteFile(marker, nil, 0o644) == nil && os.Chtimes(marker, now, now) == nil
 }

@@ -60,7 +60,7 @@ func (c captureCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	r.AfterWrite = enrichAfterWrite(r)
+	r.AfterWrite = enrichAfterWrite(r, e.command)
 	m := modelFor(e, c.NoModel, "capture")
 	if m == nil {
 		return errors.New("capture needs a model: install `claude` or set MEM_MODEL_CMD")

@@ -70,12 +70,13 @@ type cli struct {
 
 // env is what every command gets: where it runs and where it writes.
 type env struct {
-	ctx    context.Context
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	dir    string
-	store  string
+	command string // as the user typed it, without arguments: "store", "hook edits"
+	ctx     context.Context
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+	dir     string
+	store   string
 }
 
 // open finds and opens the store. Its writes start the detached
@@ -85,7 +86,7 @@ func (e *env) open() (*mem.Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.AfterWrite = enrichAfterWrite(r)
+	r.AfterWrite = enrichAfterWrite(r, e.command)
 	r.Waiting = func(msg string) { fmt.Fprintf(e.stderr, "mem: %s\n", msg) }
 	return r, nil
 }
@@ -298,7 +299,13 @@ func execute(command string, runCmd func(*env) error, dir, store string, stdin i
 	if readsClient[command] && isTerminal(stdin) {
 		fmt.Fprintf(stderr, typeProgram+"\n", command)
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, dir: dir, store: store}
+	var words []string // kong's command is "store <body>"
+	for _, w := range strings.Fields(command) {
+		if !strings.HasPrefix(w, "<") {
+			words = append(words, w)
+		}
+	}
+	e := &env{command: strings.Join(words, " "), ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, dir: dir, store: store}
 	err := runCmd(e)
 	if err == nil {
 		return 0

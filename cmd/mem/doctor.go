@@ -1,23 +1,36 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/install"
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/model"
 	"github.com/mem-dev/mem/internal/sweep"
 	"github.com/mem-dev/mem/mdparse"
 )
 
 // doctorCmd checks what install wired (install.Doctor) and the store itself.
-type doctorCmd struct{}
+type doctorCmd struct {
+	JSON bool `help:"Print the findings as a JSON array of {check, severity, message, fix}; severity is error or info. The exit code is the same."`
+}
 
-func (doctorCmd) Run(e *env) error {
+// finding is one line of doctor --json.
+type finding struct {
+	Check    string `json:"check"`
+	Severity string `json:"severity"` // error: doctor exits 1; info: a state worth knowing
+	Message  string `json:"message"`
+	Fix      string `json:"fix,omitempty"`
+}
+
+func (c doctorCmd) Run(e *env) error {
 	r, err := e.open()
 	var place locate.Place
 	switch {
@@ -32,50 +45,90 @@ func (doctorCmd) Run(e *env) error {
 	default:
 		return err
 	}
-	problems, swept, err := doctorProblems(e, place, r)
+	found, err := doctorProblems(e, place, r)
 	if err != nil {
 		return err
 	}
-	if len(problems) == 0 {
-		fmt.Fprintln(e.stdout, "mem doctor: all good")
-		if swept != "" {
-			fmt.Fprintln(e.stdout, swept)
+	// Errors first, each with its fix, then what is only worth knowing.
+	slices.SortStableFunc(found, func(a, b install.Problem) int {
+		return cmp.Compare(boolInt(a.Info), boolInt(b.Info))
+	})
+	failing := slices.ContainsFunc(found, func(p install.Problem) bool { return !p.Info })
+	if c.JSON {
+		out := []finding{}
+		for _, p := range found {
+			f := finding{Check: p.Check, Severity: "error", Message: p.Message, Fix: p.Fix}
+			if p.Info {
+				f.Severity = "info"
+			}
+			out = append(out, f)
 		}
-		return nil
-	}
-	if swept != "" {
-		fmt.Fprintln(e.stdout, swept)
-	}
-	for _, p := range problems {
-		line := fmt.Sprintf("%s: %s", p.Check, p.Message)
-		if p.Fix != "" {
-			line += "; fix: " + p.Fix
+		if err := printJSON(e, out); err != nil {
+			return err
 		}
-		fmt.Fprintln(e.stdout, strings.TrimSpace(line))
+	} else {
+		if !failing {
+			fmt.Fprintln(e.stdout, "mem doctor: all good")
+		}
+		for _, p := range found {
+			line := fmt.Sprintf("%s: %s", p.Check, p.Message)
+			switch {
+			case p.Fix != "" && p.Info:
+				line += "; " + p.Fix // nothing is broken: a way, not a fix
+			case p.Fix != "":
+				line += "; fix: " + p.Fix
+			}
+			fmt.Fprintln(e.stdout, strings.TrimSpace(line))
+		}
 	}
-	return exitError(1)
+	if failing {
+		return exitError(1)
+	}
+	return nil
 }
 
-// doctorProblems are everything doctor checks: what install wired, and the
-// store (r, nil when there is none yet), with the last sweep's line when it
-// went well (a failed one is a problem). mem serve's health page shows them.
-func doctorProblems(e *env, place locate.Place, r *mem.Repo) (problems []install.Problem, swept string, err error) {
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// doctorProblems are everything doctor finds: what install wired, the
+// model, and the store (r, nil when there is none yet), with the last
+// sweep's line, an Info one when it went well. mem serve's health page
+// shows the problems among them.
+func doctorProblems(e *env, place locate.Place, r *mem.Repo) ([]install.Problem, error) {
 	o, err := placeOptions(place, []string{install.Claude}, false)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	problems = install.Doctor(o)
+	problems := install.Doctor(o)
+	if err := model.FromEnv().Available(); err != nil {
+		problems = append(problems, noModel(err))
+	}
 	if r != nil {
 		problems = append(problems, storeProblems(e, r)...)
 		if run, ok := sweep.Last(r.StateDir()); ok {
 			if run.OK || run.Finished.IsZero() && time.Since(run.Started) < time.Hour {
-				swept = "sweep: " + run.Line(time.Now())
+				problems = append(problems, install.Problem{Check: "sweep", Message: run.Line(time.Now()), Info: true})
 			} else {
 				problems = append(problems, install.Problem{Check: "sweep", Message: run.Line(time.Now()), Fix: "run `mem sweep` to see it fail"})
 			}
 		}
 	}
-	return problems, swept, nil
+	return problems, nil
+}
+
+// noModel is doctor's finding when no model can run (err, from
+// model.Runner.Available): a state, not a fault; mem works, and only the
+// offline passes that need one (aliases first) wait for it.
+func noModel(err error) install.Problem {
+	p := install.Problem{Check: "model", Message: "aliases are not written: no model", Fix: "install claude or set MEM_MODEL_CMD", Info: true}
+	if strings.TrimSpace(os.Getenv("MEM_MODEL_CMD")) != "" {
+		p.Fix = strings.TrimPrefix(err.Error(), model.ErrUnavailable.Error()+": ") // what is wrong with it, and what to do
+	}
+	return p
 }
 
 // storeProblems are doctor's checks of the store itself.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/model"
 )
 
 type enrichCmd struct {
@@ -14,6 +15,7 @@ type enrichCmd struct {
 	JSON       bool     `help:"Print the aliases written as JSON."`
 	NoModel    bool     `name:"no-model" help:"Do nothing but say that enrich needs a model."`
 	Background bool     `hidden:"" help:"Enrich what is missing or stale, quietly, once per request (started after writes)."`
+	After      string   `hidden:"" help:"With --background: the command whose write started it, for the hook log." placeholder:"COMMAND"`
 	Slugs      []string `arg:"" optional:"" help:"Memories to enrich (default: every current memory whose aliases are missing or were written for text that changed since)."`
 }
 
@@ -23,7 +25,7 @@ func (c enrichCmd) Run(e *env) error {
 		return err
 	}
 	if c.Background {
-		return enrichBackground(r)
+		return enrichBackground(r, c.After)
 	}
 	slugs, err := resolveAll(r, c.Slugs)
 	if err != nil {
@@ -54,18 +56,20 @@ func (c enrichCmd) Run(e *env) error {
 	return err
 }
 
-// enrichBackground is `mem enrich --background`: what a write starts. It
-// never fails: it has no one to tell but the hook log, where a missing
-// model is said once a day, not after every write.
-func enrichBackground(r *mem.Repo) error {
+// enrichBackground is `mem enrich --background`: what a write (of the
+// command after) starts. It never fails: it has no one to tell but the
+// hook log, whose lines it names "background enrich after mem <after>". A
+// missing model is no error (mem doctor says it), so it logs nothing.
+func enrichBackground(r *mem.Repo, after string) error {
 	r.AfterWrite = nil // its own commits need no enrichment
-	m, why := backgroundModel()
-	r.EnrichPending(context.Background(), mem.EnrichOptions{Model: m}, func(err error) {
-		switch {
-		case why != nil:
-			noModel(r, why)
-		default:
-			hookLog(r, "enrich: "+err.Error())
+	who := "background enrich"
+	if after != "" {
+		who += " after mem " + after
+	}
+	// Asked without one, the runner says ErrUnavailable.
+	r.EnrichPending(context.Background(), mem.EnrichOptions{Model: model.FromEnv()}, func(err error) {
+		if !errors.Is(err, model.ErrUnavailable) {
+			hookLog(r, who+": "+err.Error())
 		}
 	})
 	return nil

@@ -38,13 +38,15 @@ func (c serveCmd) Run(e *env) error {
 		Addr:   l.Addr().String(),
 		Log:    log.New(e.stderr, "mem serve: ", 0),
 		Doctor: func(ctx context.Context) []web.Finding {
-			problems, _, err := doctorProblems(e, r.Place, r)
+			problems, err := doctorProblems(e, r.Place, r)
 			if err != nil {
 				return []web.Finding{{Check: "doctor", Message: err.Error()}}
 			}
-			out := make([]web.Finding, len(problems))
-			for i, p := range problems {
-				out[i] = web.Finding{Check: p.Check, Message: p.Message, Fix: p.Fix}
+			var out []web.Finding
+			for _, p := range problems {
+				if !p.Info {
+					out = append(out, web.Finding{Check: p.Check, Message: p.Message, Fix: p.Fix})
+				}
 			}
 			return out
 		},

@@ -14,23 +14,27 @@ import (
 	"github.com/mem-dev/mem/internal/text"
 )
 
-// Problem is one thing wrong with the setup: which check found it, what is
-// wrong, and how to fix it.
+// Problem is one thing doctor found: which check found it, what is wrong,
+// and how to fix it. Info marks a state worth knowing in which mem works
+// (no model, mem's own git identity, an ignored store): doctor says it and
+// still exits 0.
 type Problem struct {
 	Check, Message, Fix string
+	Info                bool
 }
 
 // Doctor checks that what install wires is in place and works: the Claude
-// Code hooks and the binaries they run, the store, the git identity
-// commits are made with, the cache directory, the errors the hooks logged
-// while failing open this week, the pre-commit hook, the merge driver, and
-// that install has nothing left to do. It returns only problems; none means
-// healthy. Index freshness and the MEMORY.md budget are the caller's to
-// check.
+// Code hooks and the binaries they run, the store and whether git ignores
+// it, the git identity commits are made with, the cache directory, the
+// errors logged this week by what mem runs unattended (hooks, background
+// passes), the pre-commit hook, the merge driver, and that install has
+// nothing left to do. It returns problems and Info findings; no problem
+// means healthy. Index freshness, the model and the MEMORY.md budget are
+// the caller's to check.
 func Doctor(o Options) []Problem {
 	var ps []Problem
 	add := func(check, fix, format string, args ...any) {
-		ps = append(ps, Problem{check, fmt.Sprintf(format, args...), fix})
+		ps = append(ps, Problem{Check: check, Message: fmt.Sprintf(format, args...), Fix: fix})
 	}
 	p := o.Place
 	if p.WorkTree == "" {
@@ -51,19 +55,11 @@ func Doctor(o Options) []Problem {
 		add("store", "run `mem init`", "no memory store at %s", p.Rel(p.Store))
 	}
 
-	var missing []string
-	for _, key := range []string{"user.name", "user.email"} {
-		if v, err := git(p.WorkTree, "config", "--get", key); err != nil || v == "" {
-			missing = append(missing, key)
-		}
+	if id, ok := Identity(p); ok {
+		ps = append(ps, id)
 	}
-	if len(missing) > 0 {
-		verb := "are"
-		if len(missing) == 1 {
-			verb = "is"
-		}
-		add("identity", `git config --global user.name "Your Name" && git config --global user.email you@example.com`,
-			"git %s %s not set: mem cannot commit memories", strings.Join(missing, " and "), verb)
+	if ig, ok := StoreIgnored(p); ok {
+		ps = append(ps, ig)
 	}
 
 	if err := writable(p.CacheDir()); err != nil {
@@ -78,7 +74,7 @@ func Doctor(o Options) []Problem {
 			errs = fmt.Sprintf("%d errors", n)
 		}
 		add("hook-log", "fix what it says, then delete "+p.Rel(hookLog),
-			"the hooks logged %s in the last %d days and carried on without mem; the last: %s",
+			"%s in the last %d days from what mem runs unattended (hooks, passes in the background), which carried on without it; the last: %s",
 			errs, int(hookLogWindow.Hours()/24), text.Clip(last, 200))
 	}
 
@@ -164,11 +160,11 @@ func doctorHooks(o Options) ([]Problem, bool) {
 			return nil
 		}
 		if err != nil {
-			return &Problem{"hooks", err.Error(), fix}
+			return &Problem{Check: "hooks", Message: err.Error(), Fix: fix}
 		}
 		d, err := parseObject(p, src)
 		if err != nil {
-			return &Problem{"hooks", err.Error(), "fix the JSON, then run `mem install`"}
+			return &Problem{Check: "hooks", Message: err.Error(), Fix: "fix the JSON, then run `mem install`"}
 		}
 		found = append(found, ourHooks(d)...)
 		plugin = plugin || pluginEnabled(d)
@@ -183,7 +179,7 @@ func doctorHooks(o Options) ([]Problem, bool) {
 		}
 	}
 	if len(found) == 0 && !plugin && !exists {
-		return []Problem{{"hooks", path + " does not exist and no user install or plugin runs mem: Claude Code does not call mem", fix}}, false
+		return []Problem{{Check: "hooks", Message: path + " does not exist and no user install or plugin runs mem: Claude Code does not call mem", Fix: fix}}, false
 	}
 	var ps []Problem
 	hp := HookPath(o)
@@ -195,7 +191,7 @@ func doctorHooks(o Options) ([]Problem, bool) {
 		case i >= 0:
 			cmd = found[i].command
 		case !plugin:
-			ps = append(ps, Problem{"hooks", fmt.Sprintf("no %s hook runs mem (%s)", s.event, s.kind), fix})
+			ps = append(ps, Problem{Check: "hooks", Message: fmt.Sprintf("no %s hook runs mem (%s)", s.event, s.kind), Fix: fix})
 			continue
 		}
 		if cmd != s.command {
@@ -203,16 +199,16 @@ func doctorHooks(o Options) ([]Problem, bool) {
 			if bins := hookBinaries(cmd); len(bins) > 0 && filepath.IsAbs(os.ExpandEnv(bins[0])) {
 				why = "a path on this machine, in a file the team may share"
 			}
-			ps = append(ps, Problem{"hooks", fmt.Sprintf("the %s hook runs %q: %s", s.event, cmd, why), fix})
+			ps = append(ps, Problem{Check: "hooks", Message: fmt.Sprintf("the %s hook runs %q: %s", s.event, cmd, why), Fix: fix})
 		}
 		if !slices.ContainsFunc(hookBinaries(cmd), func(bin string) bool { return hp.find(bin, o.Place.WorkTree) != "" }) {
 			dead = append(dead, s.event)
 		}
 	}
 	if len(dead) > 0 {
-		ps = append(ps, Problem{"path",
-			fmt.Sprintf("neither mem-hook nor mem is on the PATH Claude Code gives its hooks (%s): the %s hooks do nothing", hp.From, strings.Join(dead, ", ")),
-			hp.Hint(o.Mem)})
+		ps = append(ps, Problem{Check: "path",
+			Message: fmt.Sprintf("neither mem-hook nor mem is on the PATH Claude Code gives its hooks (%s): the %s hooks do nothing", hp.From, strings.Join(dead, ", ")),
+			Fix:     hp.Hint(o.Mem)})
 	}
 	return ps, plugin
 }
