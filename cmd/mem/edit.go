@@ -70,7 +70,7 @@ func (c editCmd) Run(e *env) error {
 	if c.File == "" {
 		os.RemoveAll(filepath.Dir(path))
 	}
-	reportResult(e, w.Result)
+	reportResult(e, r, w.Result)
 	fmt.Fprintf(e.stdout, "edited %s\n", w.Slug)
 	return nil
 }

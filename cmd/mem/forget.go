@@ -15,7 +15,7 @@ func (c forgetCmd) Run(e *env) error {
 	if err != nil {
 		return notFoundHint(err)
 	}
-	reportResult(e, w.Result)
+	reportResult(e, r, w.Result)
 	fmt.Fprintf(e.stdout, "forgot %s\n", w.Slug)
 	return nil
 }

@@ -114,7 +114,7 @@ func (c hookEditsCmd) Run(e *env) error {
 	}
 	written, err := r.CommitEdits(e.ctx, c.Files)
 	for _, w := range written {
-		reportResult(e, w.Result)
+		reportResult(e, r, w.Result)
 		fmt.Fprintln(e.stdout, "mem: edit "+w.Slug)
 	}
 	return err

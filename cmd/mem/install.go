@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mem-dev/mem/internal/install"
 	"github.com/mem-dev/mem/internal/locate"
@@ -30,6 +31,21 @@ func (c installCmd) Run(e *env) error {
 	}
 	if err := applyChanges(e, changes, c.DryRun, "installed"); err != nil || c.DryRun {
 		return err
+	}
+	if !c.User {
+		if p, ok := install.StoreIgnored(o.Place); ok {
+			note(e, p)
+		}
+		// The team gets mem from these files once they are committed,
+		// which is the person's to do.
+		unshared, share, err := install.Unshared(o, changes)
+		if err != nil {
+			return err
+		}
+		if len(unshared) > 0 {
+			fmt.Fprintf(e.stdout, "not committed yet, for the team: %s\n", strings.Join(unshared, " "))
+			fmt.Fprintf(e.stdout, "to share them: %s\n", share)
+		}
 	}
 	// The hooks find mem on PATH: say so when they will not.
 	if _, err := exec.LookPath("mem"); err != nil {
@@ -75,7 +91,11 @@ func applyChanges(e *env, changes []install.Change, dryRun bool, verb string) er
 		return err
 	}
 	for _, ch := range changes {
-		fmt.Fprintf(e.stdout, "%s %s: %s\n", verb, e.shown(ch.Path), ch.Why)
+		v := verb
+		if verb == "removed" && ch.After != nil {
+			v = "edited" // mem's part of it is gone, the file stays
+		}
+		fmt.Fprintf(e.stdout, "%s %s: %s\n", v, e.shown(ch.Path), ch.Why)
 	}
 	return nil
 }

@@ -177,7 +177,7 @@ func (c profileMigrateCmd) Run(e *env) error {
 	for _, d := range m.Demoted {
 		fmt.Fprintf(e.stdout, "demoted to memory %s: %s\n", d.Path, d.Text)
 	}
-	reportResult(e, m.Result)
+	reportResult(e, r, m.Result)
 	fmt.Fprintf(e.stdout, "%d lines moved from %s (removed from the store) to %s\n", len(m.Moved), m.From, m.To)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/install"
 	"github.com/mem-dev/mem/internal/text"
 )
 
@@ -47,7 +48,7 @@ func (c storeCmd) Run(e *env) error {
 		Tags: c.Tags, Supersedes: c.Supersedes, Body: body,
 	})
 	if errors.Is(err, mem.ErrExists) {
-		reportResult(e, w.Result) // a write of it left pending earlier may be committed now
+		reportResult(e, r, w.Result) // a write of it left pending earlier may be committed now
 		var forgotten *mem.ForgottenError
 		switch {
 		case !errors.As(err, &forgotten):
@@ -60,7 +61,7 @@ func (c storeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	reportResult(e, w.Result)
+	reportResult(e, r, w.Result)
 	fmt.Fprintln(e.stdout, w.Slug)
 	return nil
 }
@@ -90,11 +91,17 @@ func reportSkip(e *env, skipped string) {
 	}
 }
 
-// reportResult tells the user, on stderr, what became of a write beyond its
-// own commit: why it was not committed, earlier pending writes committed
-// first, and anything else worth a warning.
-func reportResult(e *env, r gitstore.Result) {
+// reportResult tells the user, on stderr, what became of a write to repo
+// beyond its own commit: why it was not committed, earlier pending writes
+// committed first, that git's ignore rules cover what it committed, and
+// anything else worth a warning.
+func reportResult(e *env, repo *mem.Repo, r gitstore.Result) {
 	reportSkip(e, r.Skipped)
+	if r.Committed {
+		if p, ok := install.StoreIgnored(repo.Place); ok {
+			note(e, install.Problem{Message: p.Message}) // the fix is doctor's and install's to give
+		}
+	}
 	if n := len(r.Earlier); n > 0 {
 		what := "writes"
 		if n == 1 {

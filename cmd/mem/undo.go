@@ -15,7 +15,7 @@ func (c undoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	reportResult(e, res)
+	reportResult(e, r, res)
 	if res.Committed {
 		fmt.Fprintf(e.stdout, "reverted %s in %.12s\n", c.Ref, res.Commit)
 	}

@@ -245,7 +245,7 @@ func unplanMergeDriver(pl *planner) error {
 	if err := unplanBlock(pl, filepath.Join(pl.o.Place.WorkTree, ".gitattributes"), attrMarkers, "remove the MEMORY.md merge driver"); err != nil {
 		return err
 	}
-	return unplanBlock(pl, filepath.Join(pl.o.Place.CommonDir, "config"), configMarkers, "remove mem's MEMORY.md merge driver")
+	return unplanBlock(pl, filepath.Join(pl.o.Place.CommonDir, "config"), configMarkers, `remove the section of mem's MEMORY.md merge driver, [merge "`+mergeDriver+`"]`)
 }
 
 // localExcludeMarkers delimit the line of info/exclude that keeps a local
