@@ -56,8 +56,9 @@ func StoreIgnored(p locate.Place) (Problem, bool) {
 }
 
 // Unshared lists, from the top of the work tree, the files of changes that
-// a team shares (in the work tree, outside git's own directory, not the
-// pre-commit hook) and that git shows untracked, modified or ignored: what
+// a team shares (in the work tree, outside git's own directory, neither the
+// pre-commit hook nor the person's own .claude/settings.local.json) and
+// that git shows untracked, modified or ignored: what
 // the person must commit for their teammates to get mem too, with the
 // command that does it (ShareCommand). Install commits nothing of theirs.
 func Unshared(o Options, changes []Change) (files []string, command string, err error) {
@@ -71,7 +72,7 @@ func Unshared(o Options, changes []Change) (files []string, command string, err 
 	}
 	var paths []string
 	for _, c := range changes {
-		if c.After == nil || c.Path == hook || c.Path == chained || !locate.Within(p.WorkTree, c.Path) ||
+		if c.After == nil || c.Path == hook || c.Path == chained || c.Path == LocalSettingsPath(p.WorkTree) || !locate.Within(p.WorkTree, c.Path) ||
 			locate.Within(p.GitDir, c.Path) || locate.Within(p.CommonDir, c.Path) {
 			continue
 		}
