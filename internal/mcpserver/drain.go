@@ -3,25 +3,32 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"sync"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // drain lets the end of input wait for the answers still being computed: a
 // client that sends requests and closes stdin (`mem mcp < requests.jsonl`)
-// gets every answer, instead of the server stopping mid-request. It counts
-// JSON-RPC requests in the newline-delimited input and responses in the
-// output; at end of input it returns EOF only when they match (or after
-// drainLimit, or when ctx ends).
+// gets every answer, instead of the server stopping mid-request. It notes
+// the id of each JSON-RPC call in the newline-delimited input and strikes it
+// off when a response with that id is written; at end of input it returns
+// EOF once none is left (or after drainLimit, or when ctx ends).
+//
+// Only what will be answered is waited for, so the server exits as soon as
+// nothing more can come: ids are read as the SDK reads them (jsonrpc.
+// DecodeMessage), so a request whose id is null is no call (frames answers
+// it before the SDK sees it), and a second call under an id still in flight,
+// which the SDK drops unanswered, adds nothing.
 type drain struct {
 	ctx context.Context
 	in  io.Reader
 	out io.Writer
 
 	mu              sync.Mutex
-	asked, answered int
+	waiting         map[jsonrpc.ID]bool // calls read and not yet answered
 	inLine, outLine []byte
 }
 
@@ -31,9 +38,12 @@ const drainLimit = time.Minute
 func (d *drain) Read(p []byte) (int, error) {
 	n, err := d.in.Read(p)
 	d.mu.Lock()
-	d.inLine = d.count(d.inLine, p[:n], func(m message) {
-		if m.ID != nil && m.Method != "" {
-			d.asked++
+	d.inLine = eachMessage(d.inLine, p[:n], func(m jsonrpc.Message) {
+		if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+			if d.waiting == nil {
+				d.waiting = map[jsonrpc.ID]bool{}
+			}
+			d.waiting[r.ID] = true
 		}
 	})
 	d.mu.Unlock()
@@ -46,45 +56,40 @@ func (d *drain) Read(p []byte) (int, error) {
 func (d *drain) Write(p []byte) (int, error) {
 	n, err := d.out.Write(p)
 	d.mu.Lock()
-	d.outLine = d.count(d.outLine, p[:n], func(m message) {
-		if m.ID != nil && m.Method == "" {
-			d.answered++
+	d.outLine = eachMessage(d.outLine, p[:n], func(m jsonrpc.Message) {
+		if r, ok := m.(*jsonrpc.Response); ok {
+			delete(d.waiting, r.ID)
 		}
 	})
 	d.mu.Unlock()
 	return n, err
 }
 
-// wait blocks until every request read has been answered.
+// unanswered is how many calls read have no response written yet.
+func (d *drain) unanswered() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.waiting)
+}
+
+// wait blocks until every call read has been answered.
 func (d *drain) wait() {
 	deadline := time.Now().Add(drainLimit)
-	for time.Now().Before(deadline) && d.ctx.Err() == nil {
-		d.mu.Lock()
-		done := d.answered >= d.asked
-		d.mu.Unlock()
-		if done {
-			return
-		}
+	for time.Now().Before(deadline) && d.ctx.Err() == nil && d.unanswered() > 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
 
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-}
-
-// count appends b to the partial line, calls fn for each complete line that
-// is a JSON object, and returns what remains of the partial line.
-func (d *drain) count(partial, b []byte, fn func(message)) []byte {
+// eachMessage appends b to the partial line, calls fn for each complete line
+// that is one JSON-RPC message, and returns what remains of the partial line.
+func eachMessage(partial, b []byte, fn func(jsonrpc.Message)) []byte {
 	partial = append(partial, b...)
 	for {
 		i := bytes.IndexByte(partial, '\n')
 		if i < 0 {
 			return partial
 		}
-		var m message
-		if json.Unmarshal(partial[:i], &m) == nil {
+		if m, err := jsonrpc.DecodeMessage(partial[:i]); err == nil {
 			fn(m)
 		}
 		partial = partial[i+1:]

@@ -24,8 +24,9 @@ const idPrefix = 4 << 10
 // one well-formed JSON-RPC message (or batch) per line and answers any other
 // line itself with the JSON-RPC error the specification gives it: a line
 // that is not JSON is a parse error (-32700, id null), JSON that is not a
-// message is an invalid request (-32600), and so is a line over maxFrame
-// (with the request's id when its start names one). The session goes on.
+// message is an invalid request (-32600), and so is a request whose id is
+// null and a line over maxFrame (with the request's id when its start names
+// one). The session goes on.
 type frames struct {
 	in      *bufio.Reader
 	out     *syncWriter
@@ -106,8 +107,20 @@ func (f *frames) vet(line []byte, over bool) []byte {
 		}
 	}
 	for _, m := range msgs {
-		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+		msg, err := jsonrpc.DecodeMessage(m)
+		if err != nil {
 			f.answer(idOf(m), jsonrpc.CodeInvalidRequest, fmt.Sprintf("line %d is not a JSON-RPC 2.0 message: %v", f.line, err))
+			return nil
+		}
+		// MCP requires a request's id to be a string or an integer, never
+		// null (JSON-RPC 2.0 allows null but discourages it, as the id of a
+		// response to a request whose id could not be read). The SDK reads a
+		// null id as none and takes the request for a notification: not
+		// run, never answered, the client left waiting. It is answered as an
+		// invalid request, with id null, so that the client learns at once.
+		if r, ok := msg.(*jsonrpc.Request); ok && !r.IsCall() && nullID(m) {
+			f.answer(nil, jsonrpc.CodeInvalidRequest,
+				fmt.Sprintf("line %d is a request whose id is null: give it a string or a number, or no id for a notification", f.line))
 			return nil
 		}
 	}
@@ -139,6 +152,14 @@ func idOf(data []byte) json.RawMessage {
 		}
 	}
 	return nil
+}
+
+// nullID reports whether the message m has an id member and it is null.
+func nullID(m json.RawMessage) bool {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	return json.Unmarshal(m, &probe) == nil && string(probe.ID) == "null"
 }
 
 // answer writes a JSON-RPC error response.

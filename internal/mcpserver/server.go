@@ -27,8 +27,10 @@
 // schema before the SDK's own validation, so that the message names the
 // argument and what it must be; a null argument counts as absent. A panic in
 // a call becomes a tool error, and calls run one at a time. A line that is
-// not a JSON-RPC message, or is over 16 MB, is answered with a JSON-RPC
-// error (parse error or invalid request) and the session goes on.
+// not a JSON-RPC message, a request whose id is null, and a line over 16 MB
+// are answered with a JSON-RPC error (parse error or invalid request, id
+// null where the request's cannot be given) and the session goes on. When
+// stdin closes the server answers what it can still answer, then exits.
 package mcpserver
 
 import (

@@ -642,9 +642,9 @@ func TestServeAnswersBatch(t *testing.T) {
 }
 
 // TestServeBadFrames: a line that is not JSON, JSON that is not a message,
-// and a message over the frame limit are each answered with a JSON-RPC
-// error (with the request's id when it can be read), and the session goes
-// on to answer what follows.
+// a message over the frame limit and a request whose id is null are each
+// answered with a JSON-RPC error (with the request's id when it can be
+// read), and the session goes on to answer what follows.
 func TestServeBadFrames(t *testing.T) {
 	defer func(n int) { maxFrame = n }(maxFrame)
 	maxFrame = 1 << 10
@@ -660,6 +660,7 @@ func TestServeBadFrames(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"` + strings.Repeat("x", 5000) + `"}}}`,
 		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"` + strings.Repeat("y", 200),
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"a request whose id is null"}}}`,
 	}, "\n") + "\n"
 	var out strings.Builder
 	if err := Serve(t.Context(), r, "test", strings.NewReader(in), &out); err != nil {
@@ -671,9 +672,50 @@ func TestServeBadFrames(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"message on line 5 is over 1024 bytes: not read"}}`,
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"line 6 is not JSON"}}`,
 		`{"jsonrpc":"2.0","id":2,"result":{`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"line 8 is a request whose id is null: give it a string or a number, or no id for a notification"}}`,
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %s in\n%s", want, out.String())
+		}
+	}
+	if entries, _, err := r.List(t.Context()); err != nil || len(entries) != 0 {
+		t.Errorf("the store holds %d memories (%v): a request answered with an error was run", len(entries), err)
+	}
+}
+
+// TestDrainWaitsForWhatIsAnswered: at the end of input the server waits for
+// the calls the SDK will answer, and only those, whatever their ids.
+func TestDrainWaitsForWhatIsAnswered(t *testing.T) {
+	tests := []struct {
+		name    string
+		in, out []string
+		want    int
+	}{
+		{"a call answered", []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`}, []string{`{"jsonrpc":"2.0","id":1,"result":{}}`}, 0},
+		{"a call unanswered", []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`},
+			[]string{`{"jsonrpc":"2.0","id":2,"result":{}}`}, 1},
+		{"a null id is no call", []string{`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`}, nil, 0},
+		{"a notification", []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}`}, nil, 0},
+		{"the client's response", []string{`{"jsonrpc":"2.0","id":4,"result":{}}`}, nil, 0},
+		{"an id reused in flight is answered once", []string{`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`},
+			[]string{`{"jsonrpc":"2.0","id":7,"result":{}}`}, 0},
+		{"a string id is not a number", []string{`{"jsonrpc":"2.0","id":"1","method":"tools/list"}`, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+			[]string{`{"jsonrpc":"2.0","id":1,"result":{}}`}, 1},
+		{"a number as the SDK answers it", []string{`{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":2e0,"method":"tools/list"}`},
+			[]string{`{"jsonrpc":"2.0","id":1,"result":{}}`, `{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"x"}}`}, 0},
+	}
+	for _, tt := range tests {
+		d := &drain{ctx: t.Context(), in: strings.NewReader(strings.Join(tt.in, "\n") + "\n"), out: io.Discard}
+		if _, err := d.Read(make([]byte, 4096)); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range tt.out {
+			if _, err := d.Write([]byte(line + "\n")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := d.unanswered(); got != tt.want {
+			t.Errorf("%s: %d calls wait for an answer, want %d", tt.name, got, tt.want)
 		}
 	}
 }
