@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
@@ -22,7 +23,8 @@ type CurateOptions struct {
 
 // Curate finds duplicates and dead paths, asks the model about related
 // pairs, applies the supersessions that pass every guard (one commit
-// each, nothing deleted) and queues the rest for review. The model is
+// each, nothing deleted; a merge rewrites the kept memory in the commit
+// that retires the other) and queues the rest for review. The model is
 // asked without the store's lock; the decisions are applied under it,
 // except where either memory changed meanwhile (Result.Changed).
 func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, error) {
@@ -61,7 +63,18 @@ func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, err
 			res.Changed = append(res.Changed, d)
 			continue
 		}
-		commit, err := r.supersede(ctx, snap.mems, snap.paths, d, nil)
+		var extra []gitstore.Change
+		if d.Merged != "" {
+			data, err := r.mergedFile(snap, d)
+			if err != nil {
+				v := &curator.Verdict{Keep: d.Keep, Retire: d.Retire, Confidence: d.Confidence, Coverage: curator.CoveragePartial, Reason: d.Reason}
+				res.Review = append(res.Review, curator.ReviewOf(curator.Memory{Slug: d.Keep, M: snap.mems[d.Keep]},
+					curator.Memory{Slug: d.Retire, M: snap.mems[d.Retire]}, "the merged memory cannot be written: "+err.Error(), v))
+				continue
+			}
+			extra = []gitstore.Change{{Path: snap.paths[d.Keep], Data: data}}
+		}
+		commit, err := r.supersede(ctx, snap.mems, snap.paths, d, extra)
 		if err != nil {
 			return res, err
 		}
@@ -79,8 +92,28 @@ func (r *Repo) Curate(ctx context.Context, o CurateOptions) (curator.Result, err
 	return res, nil
 }
 
+// mergedFile is d.Keep's file with the merged body of d and today's
+// modified date, checked as any rewrite is (the curator has scanned the
+// body for secrets).
+func (r *Repo) mergedFile(snap *snapshot, d curator.Decision) ([]byte, error) {
+	m, err := mdparse.Parse(snap.paths[d.Keep], snap.data[d.Keep])
+	if err != nil {
+		return nil, err
+	}
+	m.Body = []byte(d.Merged)
+	if err := m.Set(mdparse.KeyModified, r.Now().UTC().Truncate(time.Second)); err != nil {
+		return nil, err
+	}
+	checked, err := r.checkedMemory(snap.paths[d.Keep], m.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return checked.Bytes(), nil
+}
+
 // supersede marks d.Retire superseded by d.Keep in one commit whose
-// trailers carry the decision.
+// trailers carry the decision; extra are the other files of that commit
+// (the kept memory a merge rewrites, the review queue a person decided).
 func (r *Repo) supersede(ctx context.Context, mems map[string]*mdparse.Memory, paths map[string]string, d curator.Decision, extra []gitstore.Change, trailers ...gitstore.Trailer) (string, error) {
 	m := mems[d.Retire]
 	if m == nil {
@@ -97,12 +130,19 @@ func (r *Repo) supersede(ctx context.Context, mems map[string]*mdparse.Memory, p
 	if len(d.Guards) > 0 {
 		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Guards", Value: strings.Join(d.Guards, "; ")})
 	}
-	res, err := r.files.Apply(ctx, append([]gitstore.Change{{Path: paths[d.Retire], Data: m.Bytes()}}, extra...), gitstore.CommitInfo{
+	info := gitstore.CommitInfo{
 		Action:   "supersede",
 		Slug:     d.Retire,
 		Subject:  fmt.Sprintf("mem: supersede %s by %s", d.Retire, d.Keep),
 		Trailers: trailers,
-	})
+	}
+	if d.Merged != "" {
+		info.Action, info.Subject = "merge", fmt.Sprintf("mem: merge %s into %s", d.Retire, d.Keep)
+		for _, o := range d.Outdated {
+			info.Trailers = append(info.Trailers, gitstore.Trailer{Key: "Mem-Outdated", Value: o})
+		}
+	}
+	res, err := r.files.Apply(ctx, append([]gitstore.Change{{Path: paths[d.Retire], Data: m.Bytes()}}, extra...), info)
 	return res.Commit, err
 }
 

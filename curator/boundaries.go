@@ -227,6 +227,8 @@ func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, asker mod
 			B:      m.Slug,
 			Rule:   r.Text,
 			Reason: fmt.Sprintf("tension with the %s %q: %s (shared: %s)", what, text.Clip(r.Text, 80), reason, strings.Join(c.Shared, ", ")),
+			Would:  "record that a person saw the tension; no memory or rule changes (edit the one that is wrong first)",
+			Loses:  "nothing",
 		})
 	}
 	return out, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -56,16 +57,26 @@ type Decision struct {
 	Confidence float64  `json:"confidence"`
 	Reason     string   `json:"reason"`
 	Guards     []string `json:"guards"`
-	Commit     string   `json:"commit,omitempty"`
+	// Merged, when set, is Keep's new body, with Retire's still-true
+	// details folded in (MergePrompt, checkMerge): the caller writes it in
+	// the commit that retires Retire. Outdated are what of Retire the merge
+	// found changed by Keep, "old → new".
+	Merged   string   `json:"merged,omitempty"`
+	Outdated []string `json:"outdated,omitempty"`
+	Commit   string   `json:"commit,omitempty"`
 }
 
 // ReviewItem is a pair a person should look at: A is the memory a verdict
 // would keep and B the one it would retire, when the verdict names them.
-// Reason says why it was not applied (the failed guards, "; "-separated).
+// Reason says why it was not applied (the failed guards, "; "-separated);
+// Would what accepting it does, and Loses what that loses (Review.Command
+// is the command that accepts it).
 type ReviewItem struct {
 	A       string   `json:"a"`
 	B       string   `json:"b"`
 	Reason  string   `json:"reason"`
+	Would   string   `json:"would,omitempty"`
+	Loses   string   `json:"loses,omitempty"`
 	Verdict *Verdict `json:"verdict,omitempty"`
 	// Rule is the text of a profile line or CLAUDE.md rule when A names
 	// one by FILE:LINE: what identifies the item when the line moves.
@@ -140,12 +151,15 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 			fs[i] = featuresOf(m.M)
 		}
 	}
-	c := &run{mems: mems, fs: fs, r: &r, retiredBy: map[int]string{}}
+	c := &run{ctx: ctx, model: o.Model, mems: mems, fs: fs, r: &r, retiredBy: map[int]string{}}
 
 	if o.Paths != nil {
 		c.deadPaths(o.Paths)
 	}
-	identical := c.identical()
+	identical, err := c.identical()
+	if err != nil {
+		return r, err
+	}
 	near := c.nearDuplicates(identical)
 
 	if o.Model == nil {
@@ -193,7 +207,9 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 				}
 				return r, fmt.Errorf("ask the model about %s and %s: %w", mems[i].Slug, mems[j].Slug, err)
 			}
-			c.judge(i, j, v, isNear[p])
+			if err := c.judge(i, j, v, isNear[p]); err != nil {
+				return r, err
+			}
 		}
 		progress(k + 1)
 	}
@@ -202,6 +218,8 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 
 // run is the state of one Run.
 type run struct {
+	ctx       context.Context
+	model     model.Asker // nil: no model, so no merge
 	mems      []Memory
 	fs        []*features // nil for memories that take no part
 	r         *Result
@@ -226,7 +244,7 @@ func (c *run) deadPaths(pc PathChecker) {
 // and decides them: within a group the best (see Run) is kept and each other
 // one retired, when the guards allow; otherwise the pair goes to review.
 // It returns the pairs it handled.
-func (c *run) identical() map[[2]int]bool {
+func (c *run) identical() (map[[2]int]bool, error) {
 	byBody := map[string][]int{}
 	var bodies []string
 	for i, f := range c.fs {
@@ -267,9 +285,11 @@ func (c *run) identical() map[[2]int]bool {
 			Relation: RelDuplicate, Keep: keep.Slug, Retire: retire.Slug, Confidence: 1, Coverage: CoverageFull,
 			Reason: "identical bodies; kept " + keep.Slug + ": " + c.why(d.keep, d.retire),
 		}
-		c.decide(d.keep, d.retire, v, false)
+		if err := c.decide(d.keep, d.retire, v, false); err != nil {
+			return nil, err
+		}
 	}
-	return done
+	return done, nil
 }
 
 // better orders memories best kept first: higher importance, newer, more
@@ -371,42 +391,113 @@ func (c *run) resemblance(i, j int) string {
 // judge sorts the model's verdict about pair (i, j) into Apply or Review.
 // A verdict that proposes nothing (partial or unrelated) is dropped, unless
 // the pair is a near-duplicate: a person should see why it was not merged.
-func (c *run) judge(i, j int, v Verdict, near bool) {
+func (c *run) judge(i, j int, v Verdict, near bool) error {
 	if (v.Relation == RelPartial || v.Relation == RelUnrelated) && !near {
-		return
+		return nil
 	}
 	keep, retire := i, j
 	if v.Keep == c.mems[j].Slug && v.Retire == c.mems[i].Slug {
 		keep, retire = j, i
 	}
-	c.decide(keep, retire, v, near)
+	return c.decide(keep, retire, v, near)
 }
 
 // decide applies v to (keep, retire) when every guard holds and neither
-// memory was retired earlier in this run; otherwise it queues the pair.
-func (c *run) decide(keep, retire int, v Verdict, near bool) {
+// memory was retired earlier in this run. When only the coverage is
+// partial, it asks the model to merge the two (merge) and applies the
+// merge if checkMerge finds nothing wrong with it. Otherwise it queues the
+// pair. It fails only when ctx is done.
+func (c *run) decide(keep, retire int, v Verdict, near bool) error {
 	a, b := c.mems[keep], c.mems[retire]
-	ok, passed, failed := guards(a, b, v, c.fs[keep], c.fs[retire])
-	if k, gone := c.retiredBy[retire]; gone {
-		ok, failed = false, append(failed, fmt.Sprintf("%s was retired in this run for %s", b.Slug, k))
+	ok, passed, failed := guards(a, b, v, c.fs[keep], c.fs[retire], false)
+	var gone []string
+	if k, ok := c.retiredBy[retire]; ok {
+		gone = append(gone, fmt.Sprintf("%s was retired in this run for %s", b.Slug, k))
 	}
-	if k, gone := c.retiredBy[keep]; gone {
-		ok, failed = false, append(failed, fmt.Sprintf("%s was retired in this run for %s", a.Slug, k))
+	if k, ok := c.retiredBy[keep]; ok {
+		gone = append(gone, fmt.Sprintf("%s was retired in this run for %s", a.Slug, k))
+	}
+	d := Decision{Keep: a.Slug, Retire: b.Slug, Confidence: v.Confidence, Reason: v.Reason, Guards: passed}
+	if len(gone) > 0 {
+		ok, failed = false, append(failed, gone...)
+	} else if !ok && c.model != nil && v.Coverage == CoveragePartial {
+		if mergeable, mpassed, _ := guards(a, b, v, c.fs[keep], c.fs[retire], true); mergeable {
+			body, changed, problems, err := c.merge(keep, retire, v)
+			if err != nil {
+				return err
+			}
+			if ok = len(problems) == 0; ok {
+				d.Guards, d.Merged, d.Outdated = mpassed, body, changed
+			}
+			failed = append(failed, problems...)
+		}
 	}
 	if ok {
 		c.retiredBy[retire] = a.Slug
-		c.r.Apply = append(c.r.Apply, Decision{
-			Keep: a.Slug, Retire: b.Slug, Confidence: v.Confidence, Reason: v.Reason, Guards: passed,
-		})
-		return
+		c.r.Apply = append(c.r.Apply, d)
+		return nil
 	}
 	reason := strings.Join(failed, "; ")
 	if near {
 		reason = "near-duplicate (" + c.resemblance(keep, retire) + "); " + reason
 	}
 	c.review(keep, retire, reason, &v)
+	return nil
+}
+
+// merge asks the model to fold retire's still-true details into keep
+// (MergePrompt) and checks its answer (checkMerge). An answer refused, or
+// a failed call, is a problem that sends the pair to review, not an end
+// of the run; only ctx ending is an error.
+func (c *run) merge(keep, retire int, v Verdict) (body string, changed, problems []string, err error) {
+	var m Merge
+	if err := c.model.Ask(c.ctx, MergePrompt(c.mems[keep], c.mems[retire], v), &m); err != nil {
+		if ctxErr := c.ctx.Err(); ctxErr != nil {
+			return "", nil, nil, ctxErr
+		}
+		return "", nil, []string{"no merge: " + text.Clip(err.Error(), 200)}, nil
+	}
+	problems, changed = checkMerge(c.fs[keep], c.fs[retire], c.mems[keep].M, v, m)
+	return strings.TrimSpace(m.Body) + "\n", changed, problems, nil
 }
 
 func (c *run) review(a, b int, reason string, v *Verdict) {
-	c.r.Review = append(c.r.Review, ReviewItem{A: c.mems[a].Slug, B: c.mems[b].Slug, Reason: reason, Verdict: v})
+	c.r.Review = append(c.r.Review, reviewOf(c.mems[a], c.mems[b], c.fs[a], c.fs[b], reason, v))
+}
+
+// ReviewOf is the review item for keeping a and retiring b, held back for
+// reason: what accepting it would do and what that would lose.
+func ReviewOf(a, b Memory, reason string, v *Verdict) ReviewItem {
+	return reviewOf(a, b, featuresOf(a.M), featuresOf(b.M), reason, v)
+}
+
+func reviewOf(a, b Memory, fa, fb *features, reason string, v *Verdict) ReviewItem {
+	it := ReviewItem{A: a.Slug, B: b.Slug, Reason: reason, Verdict: v}
+	if v != nil && v.Keep == a.Slug && v.Retire == b.Slug {
+		it.Would = fmt.Sprintf("supersede %s by %s as they stand", b.Slug, a.Slug)
+		it.Loses = lost(a.Slug, b.Slug, fa, fb)
+		return it
+	}
+	it.Would = fmt.Sprintf("supersede whichever of %s and %s is not kept (--keep says which)", a.Slug, b.Slug)
+	it.Loses = "kept " + a.Slug + ": " + lost(a.Slug, b.Slug, fa, fb) + "; kept " + b.Slug + ": " + lost(b.Slug, a.Slug, fb, fa)
+	return it
+}
+
+// lost says which details of retire (slug r) keep (slug k) does not say:
+// what a search finds no more once retire is superseded.
+func lost(k, r string, keep, retire *features) string {
+	var out []string
+	for _, d := range retire.details {
+		if !inText(keep.text, d) {
+			out = append(out, d.String())
+		}
+	}
+	if len(out) == 0 {
+		return fmt.Sprintf("nothing of %s that %s does not say", r, k)
+	}
+	const most = 12
+	if len(out) > most {
+		out = append(out[:most], fmt.Sprintf("%d more", len(out)-most))
+	}
+	return fmt.Sprintf("%s's %s", r, strings.Join(out, ", "))
 }

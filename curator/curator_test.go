@@ -44,6 +44,10 @@ func TestGuards(t *testing.T) {
 		return mem(m.Slug, m.M.Class, m.M.Name, m.M.Description, m.M.Tags, string(m.M.Body)+"Code: ledger/app/webhooks/stripe.py\n")
 	}
 	with := func(f func(v *Verdict)) Verdict { v := supersede; f(&v); return v }
+	as := func(m Memory, class string) Memory {
+		return mem(m.Slug, class, m.M.Name, m.M.Description, m.M.Tags, string(m.M.Body))
+	}
+	dupFull := with(func(v *Verdict) { v.Relation, v.Confidence = RelDuplicate, 0.9 })
 	tests := []struct {
 		name   string
 		a, b   Memory
@@ -63,6 +67,15 @@ func TestGuards(t *testing.T) {
 		{"one topic and one entity", withPath(stripeHooks), withPath(stripeKeys), Verdict{Relation: RelSupersedes,
 			Keep: stripeHooks.Slug, Retire: stripeKeys.Slug, Confidence: 0.95, Coverage: CoverageFull}, false, "overlap: only topics stripe; entities ledger/app/webhooks/stripe.py"},
 		{"different class", vatNew, vatRule, supersede, false, "class gotcha≠rule"},
+		// Classes that say the same thing in other words (package doc, "Classes").
+		{"rule and fact, a full duplicate", as(vatNew, "rule"), as(vatOld, "fact"), dupFull, true, ""},
+		{"rule and fact, a supersession", as(vatNew, "rule"), as(vatOld, "fact"), with(func(v *Verdict) { v.Confidence = 0.9 }), false, "class rule≠fact: only a full duplicate"},
+		{"rule and fact, a partial duplicate", as(vatNew, "rule"), as(vatOld, "fact"), with(func(v *Verdict) { v.Relation, v.Coverage = RelDuplicate, CoveragePartial }), false, "only a full duplicate"},
+		{"rule and event, never", as(vatNew, "rule"), as(vatOld, "event"), with(func(v *Verdict) { v.Relation, v.Confidence = RelDuplicate, 1 }), false, "class rule≠event"},
+		{"event and rule, never", as(vatNew, "event"), as(vatOld, "rule"), dupFull, false, "class event≠rule"},
+		{"decision supersedes fact", as(vatNew, "decision"), as(vatOld, "fact"), supersede, true, ""},
+		{"decision and fact, not sure enough", as(vatNew, "decision"), as(vatOld, "fact"), with(func(v *Verdict) { v.Confidence = 0.8 }), false, "confidence 0.80<0.85 across classes"},
+		{"procedure and fact, a full duplicate", as(vatNew, "procedure"), as(vatOld, "fact"), dupFull, true, ""},
 		{"coverage partial", vatNew, vatOld, with(func(v *Verdict) { v.Coverage = CoveragePartial }), false, "coverage partial"},
 		{"coverage missing", vatNew, vatOld, with(func(v *Verdict) { v.Coverage = "" }), false, `coverage "" unknown`},
 		{"relation partial", vatNew, vatOld, with(func(v *Verdict) { v.Relation = RelPartial }), false, "relation partial"},
@@ -211,7 +224,7 @@ func TestRunIdenticalWithoutModel(t *testing.T) {
 	older.M.Importance = 9
 	newer := mem("no-force-push-to-main", "rule", "No force pushes to main", "don't rewrite main", []string{"git"}, "\n"+body+"\n\n")
 	newer.M.Modified = newer.M.Modified.AddDate(0, 1, 0)
-	other := mem("other-class", "fact", "Force pushes", "x", nil, body)
+	other := mem("other-class", "event", "Force pushes", "x", nil, body)
 	forgotten := mem("forgotten-copy", "rule", "x", "x", nil, body)
 	forgotten.M.Status = mdparse.StatusForgotten
 
@@ -226,7 +239,7 @@ func TestRunIdenticalWithoutModel(t *testing.T) {
 		!strings.Contains(r.Apply[0].Reason, "importance 9 > 5") {
 		t.Errorf("apply %+v", r.Apply)
 	}
-	if len(r.Review) != 1 || r.Review[0].B != other.Slug || !strings.Contains(r.Review[0].Reason, "class rule≠fact") {
+	if len(r.Review) != 1 || r.Review[0].B != other.Slug || !strings.Contains(r.Review[0].Reason, "class rule≠event") {
 		t.Errorf("review %+v", r.Review)
 	}
 }

@@ -7,7 +7,8 @@
 //
 //   - It never deletes and never writes. [Run] returns a [Result]: the
 //     caller applies each [Decision] (superseded_by on the retired memory,
-//     one commit each) and queues each [ReviewItem]. Retiring is reversible.
+//     and the kept memory's merged body when there is one, in one commit
+//     each) and queues each [ReviewItem]. Retiring is reversible.
 //   - Memories that are forgotten, or superseded already, are never retired
 //     again; a memory is retired at most once in a run, and one retired in
 //     this run is not kept in place of another.
@@ -15,11 +16,15 @@
 //     never otherwise; nothing here lowers a guard. The four guards are:
 //     confidence >= [MinConfidence]; real subject overlap (two shared topics
 //     or two shared entities, never one shared technology alone); the same
-//     class; full coverage. The verdict must also be well formed: relation
-//     supersedes or duplicate, keep and retire exactly the two memories.
+//     class, or compatible classes (see Classes); full coverage, or partial
+//     coverage made whole by a merge (see Merges). The verdict must also be
+//     well formed: relation supersedes or duplicate, keep and retire exactly
+//     the two memories.
 //   - The model answers one pair per call, about two memories named by slug
 //     ([PairPrompt]), and fills typed fields only ([Verdict]). It never
-//     names a file, a command, or a memory outside the pair.
+//     names a file, a command, or a memory outside the pair. A merge is one
+//     more call about the same pair ([MergePrompt], [Merge]), whose body is
+//     checked against both memories before anything is proposed.
 //   - Without a model the deterministic parts still run: identical bodies,
 //     near-duplicates and dead paths.
 //   - Results are deterministic: the same memories and the same answers give
@@ -40,6 +45,54 @@
 // "stripe"/"stripe-webhook", a path and the code span that runs it). Two
 // memories overlap when they share two topics or two entities; one topic
 // and one entity is not enough.
+//
+// # Classes
+//
+// The class guard stays where a class carries meaning. An event is one
+// occasion; beside a rule, a decision or a preference it looks like the
+// norm's exception (a Friday hotfix under "never deploy on Fridays"), and
+// beside a gotcha, a procedure or a reference it is the story behind a
+// standing note: it is never retired for another class, nor another class
+// for it. The one exception is a fact: an event (an upgrade, a move) can
+// change how things are.
+//
+// Other classes name one kind of claim in different words, and two
+// memories of them may be decided as if of one class, with confidence >=
+// [MinCrossClassConfidence]:
+//
+//   - rule, decision and preference all say what to do: a decision is a
+//     rule with its reason and date, a preference a rule one person asked
+//     for;
+//   - fact, gotcha and procedure say how things are here: a gotcha is a
+//     fact with the symptom it causes, a procedure the steps a fact implies;
+//     a reference (where things live) is a fact too;
+//   - a decision changes how things are, so it may supersede a fact.
+//
+// Between the two groups otherwise (a rule and a fact, a rule and a gotcha,
+// a procedure and a reference) a difference is how the store's look-alike
+// pairs differ: a fact that is the rule's exception ("docs-only PRs need
+// one approval"), the same rule for another codebase, an index and its
+// entry. Such a pair is applied only as a duplicate with full coverage: the
+// same claim restated in full, where keeping one loses nothing.
+//
+// # Merges
+//
+// A verdict that passes every guard but coverage (supersedes or duplicate,
+// coverage partial) asks the model once more ([MergePrompt]) to write the
+// kept memory's body again with the retired one's still-true details folded
+// in, listing what the kept one changes ([Merge]). The merge is applied, the
+// kept memory rewritten and the other retired in one commit, only when
+// checkMerge finds nothing wrong, deterministically, from the details both
+// memories spell (their paths, code spans, links, numbers and names, as the
+// features of Subject overlap read them): every detail of the kept memory is
+// in the merged one, and every detail of the retired one, unless an
+// "outdated" entry quotes it in the retired memory's words and its
+// replacement in the kept memory's; no detail is added that neither says;
+// nothing looks like a secret; a supersession has something outdated and a
+// duplicate nothing. Otherwise the pair goes to review with what the merge
+// dropped or added. A merge relies on the verdict that one memory replaces
+// the other; for a look-alike pair of one class taken for a supersession,
+// its merge finds nothing outdated, and the pair is queued.
 //
 // # Candidate pairs
 //

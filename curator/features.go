@@ -7,7 +7,9 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -21,6 +23,8 @@ type features struct {
 	entities map[string]bool // see subjectsOf
 	terms    map[string]bool // stemmed words of name, description and body, for candidate pairs
 	shingles []uint64        // sorted, distinct hashes of word n-grams, for near-duplicates
+	details  []detail        // see detailsOf
+	text     string          // name, description and body, as inText reads them
 }
 
 func featuresOf(m *mdparse.Memory) *features {
@@ -40,6 +44,8 @@ func featuresOf(m *mdparse.Memory) *features {
 		}
 	}
 	f.shingles = shingles(m.Name + "\n" + m.Description + "\n" + x.Text)
+	f.details = detailsOf(m.Name, m.Description, x)
+	f.text = normText(m.Name + "\n" + m.Description + "\n" + string(m.Body))
 	return f
 }
 
@@ -326,3 +332,119 @@ func resemblance(a, b []uint64) (jaccard, containment float64) {
 	}
 	return float64(n) / float64(len(a)+len(b)-n), float64(n) / float64(min(len(a), len(b)))
 }
+
+// A detail is one checkable thing a memory says, of one of the kinds below:
+// what a merge must keep and what a review item says would be lost.
+type detail struct{ kind, text string }
+
+// Kinds of detail.
+const (
+	detailPath    = "path"
+	detailCommand = "command" // a code span or block
+	detailLink    = "link"
+	detailNumber  = "number"
+	detailName    = "name" // an identifier (isEntity) or a capitalised word within a sentence
+)
+
+func (d detail) String() string {
+	if d.kind == detailCommand {
+		return "`" + text.Clip(d.text, 60) + "`"
+	}
+	return d.kind + " " + text.Clip(d.text, 60)
+}
+
+// detailsOf returns the details of a memory's name, description and body
+// x: its paths, code spans and blocks, links, and the numbers and names of
+// its text, once each (compared as inText compares them), in order.
+func detailsOf(name, description string, x mdparse.Extract) []detail {
+	var out []detail
+	seen := map[string]bool{}
+	add := func(kind, s string) {
+		s = strings.Join(strings.Fields(s), " ")
+		if k := normText(s); k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, detail{kind, s})
+		}
+	}
+	for _, p := range x.Paths {
+		add(detailPath, p)
+	}
+	for _, c := range x.Code {
+		add(detailCommand, c)
+	}
+	for _, l := range x.Links {
+		add(detailLink, l)
+	}
+	for _, s := range []string{name, description, x.Text} {
+		for _, d := range wordDetails(s) {
+			add(d.kind, d.text)
+		}
+	}
+	return out
+}
+
+// wordDetails returns the numbers and names among the white-space separated
+// chunks of s: a number is made of digits and ".,:-/%" or is a quantity
+// ("5432", "17:00", "2026-08-04", "10ms"); a name is an identifier, or a
+// word that starts with a capital letter and does not start a sentence or a
+// line ("Doppler", "RDS", "Theo").
+func wordDetails(s string) []detail {
+	var out []detail
+	for _, line := range strings.Split(s, "\n") {
+		start := true
+		for _, raw := range strings.Fields(line) {
+			c := trimChunk(raw)
+			switch {
+			case c == "":
+			case isEntity(c):
+				out = append(out, detail{detailName, c})
+			case isNumber(c):
+				out = append(out, detail{detailNumber, c})
+			case !start && len(c) > 1 && isPlainWord(c) && unicode.IsUpper([]rune(c)[0]):
+				out = append(out, detail{detailName, c})
+			}
+			start = strings.ContainsAny(raw[len(raw)-1:], ".!?:")
+		}
+	}
+	return out
+}
+
+// isNumber reports whether a trimmed chunk is a number, a date, a time or a
+// quantity: "5432", "0.75", "17:00", "2026-08-04", "15%", "10ms".
+func isNumber(c string) bool {
+	if c == "" || c[0] < '0' || c[0] > '9' {
+		return false
+	}
+	if isQuantity(c) {
+		return true
+	}
+	return strings.Trim(c, "0123456789.,:-/%") == ""
+}
+
+// normText is s as details are compared in it: lower case, without
+// backticks, white space collapsed.
+func normText(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, "`", ""))), " ")
+}
+
+// inText reports whether normalised text t holds detail d as a whole: not
+// preceded or followed by a letter or digit ("8000" is not in "18000").
+func inText(t string, d detail) bool {
+	n := normText(d.text)
+	for i := 0; n != ""; {
+		j := strings.Index(t[i:], n)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, _ := utf8.DecodeLastRuneInString(t[:j])
+		after, _ := utf8.DecodeRuneInString(t[j+len(n):])
+		if !isWordRune(before) && !isWordRune(after) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

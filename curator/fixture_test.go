@@ -109,9 +109,17 @@ func pairKey(a, b string) [2]string {
 	return [2]string{a, b}
 }
 
-var promptSlug = regexp.MustCompile(`(?m)^=== memory "([^"]+)" ===$`)
+var (
+	promptSlug = regexp.MustCompile(`(?m)^=== memory "([^"]+)" ===$`)
+	mergeBody  = regexp.MustCompile(`(?s)\nbody:\n(.*?)\n=== end of (?:kept|retired) memory`)
+)
 
+// Ask answers a pair prompt from the labels, and a merge prompt as the
+// model it asks must: every word of both bodies kept, nothing outdated.
 func (a *labelAsker) Ask(ctx context.Context, prompt string, out any) error {
+	if b := mergeBody.FindAllStringSubmatch(prompt, -1); len(b) == 2 {
+		return modeltest.Decode(Merge{Body: b[0][1] + "\n\n" + b[1][1], Outdated: []Replaced{}}, out)
+	}
 	m := promptSlug.FindAllStringSubmatch(prompt, -1)
 	if len(m) != 2 {
 		return fmt.Errorf("prompt names %d memories", len(m))

@@ -43,13 +43,18 @@ const (
 //   - confidence >= MinConfidence;
 //   - real subject overlap: the two share two topics or two entities (see
 //     Overlap);
-//   - the same class;
+//   - the same class, or compatible classes (classFit) with confidence >=
+//     MinCrossClassConfidence: any compatible pair for most, and for a rule
+//     beside a fact and the like only a duplicate with full coverage;
 //   - coverage full.
 func Guards(a, b Memory, v Verdict) (ok bool, passed []string, failed []string) {
-	return guards(a, b, v, featuresOf(a.M), featuresOf(b.M))
+	return guards(a, b, v, featuresOf(a.M), featuresOf(b.M), false)
 }
 
-func guards(a, b Memory, v Verdict, fa, fb *features) (ok bool, passed, failed []string) {
+// guards is Guards on features already read. merge says that the kept
+// memory is to be written again with the retired one's details folded in
+// (checkMerge holds the rest): coverage partial then passes.
+func guards(a, b Memory, v Verdict, fa, fb *features, merge bool) (ok bool, passed, failed []string) {
 	pass := func(s string, args ...any) { passed = append(passed, fmt.Sprintf(s, args...)) }
 	fail := func(s string, args ...any) { failed = append(failed, fmt.Sprintf(s, args...)) }
 
@@ -98,21 +103,66 @@ func guards(a, b Memory, v Verdict, fa, fb *features) (ok bool, passed, failed [
 	}
 
 	ca, cb := a.M.EffectiveClass(), b.M.EffectiveClass()
-	if ca == cb {
+	switch fit := classFit(ca, cb); {
+	case ca == cb:
 		pass("class %s", ca)
-	} else {
+	case fit == fitNever:
 		fail("class %s≠%s", ca, cb)
+	case fit == fitRestated && (v.Relation != RelDuplicate || v.Coverage != CoverageFull):
+		fail("class %s≠%s: only a full duplicate across them", ca, cb)
+	case v.Confidence < MinCrossClassConfidence:
+		fail("class %s≠%s: confidence %.2f<%.2f across classes", ca, cb, v.Confidence, MinCrossClassConfidence)
+	default:
+		pass("class %s~%s", ca, cb)
 	}
 
-	switch v.Coverage {
-	case CoverageFull:
+	switch {
+	case v.Coverage == CoverageFull:
 		pass("coverage full")
-	case CoveragePartial:
+	case v.Coverage == CoveragePartial && merge:
+		pass("coverage partial, merged")
+	case v.Coverage == CoveragePartial:
 		fail("coverage partial")
 	default:
 		fail("coverage %q unknown", v.Coverage)
 	}
 	return len(failed) == 0, passed, failed
+}
+
+// MinCrossClassConfidence is the least confidence a verdict about two
+// memories of different, compatible classes needs to be applied.
+const MinCrossClassConfidence = 0.85
+
+// How far two classes may be treated as one (package doc, "Classes").
+type fit int
+
+const (
+	fitNever    fit = iota // never retire one for the other
+	fitRestated            // only a duplicate with full coverage
+	fitAny                 // as if one class
+)
+
+// classFits are the pairs of different classes that are not fitRestated,
+// in either order; the package doc says why.
+var classFits = map[[2]string]fit{
+	{"rule", "decision"}: fitAny, {"rule", "preference"}: fitAny, {"decision", "preference"}: fitAny,
+	{"fact", "gotcha"}: fitAny, {"fact", "procedure"}: fitAny, {"gotcha", "procedure"}: fitAny,
+	{"fact", "reference"}: fitAny, {"decision", "fact"}: fitAny, {"event", "fact"}: fitAny,
+	{"event", "rule"}: fitNever, {"event", "decision"}: fitNever, {"event", "preference"}: fitNever,
+	{"event", "gotcha"}: fitNever, {"event", "procedure"}: fitNever, {"event", "reference"}: fitNever,
+}
+
+func classFit(a, b string) fit {
+	if a == b {
+		return fitAny
+	}
+	if f, ok := classFits[[2]string{a, b}]; ok {
+		return f
+	}
+	if f, ok := classFits[[2]string{b, a}]; ok {
+		return f
+	}
+	return fitRestated
 }
 
 // overlap is what two memories share, counted as Overlap describes.

@@ -20,6 +20,8 @@ type Review struct {
 	B       string    `json:"b"`
 	Rule    string    `json:"rule,omitempty"` // the rule's text when A is a FILE:LINE
 	Reason  string    `json:"reason"`
+	Would   string    `json:"would,omitempty"` // what accepting it does
+	Loses   string    `json:"loses,omitempty"` // what that loses
 	Verdict *Verdict  `json:"verdict,omitempty"`
 	Status  string    `json:"status"` // ReviewPending, ReviewAccepted or ReviewRejected
 	Queued  time.Time `json:"queued"`
@@ -38,6 +40,15 @@ const (
 	ReviewAccepted = "accepted"
 	ReviewRejected = "rejected"
 )
+
+// Command is the command that accepts the item, doing what Would says.
+func (r Review) Command() string {
+	c := "mem review accept " + r.ID
+	if r.NeedsKeep() {
+		c += " --keep " + r.A
+	}
+	return c
+}
 
 // ReviewID is the queue's identity of the pair a, b, in either order.
 func ReviewID(a, b string) string {
@@ -95,7 +106,7 @@ func Enqueue(queue []Review, items []ReviewItem, now time.Time) ([]Review, int) 
 			continue
 		}
 		known[id] = true
-		queue = append(queue, Review{ID: id, A: it.A, B: it.B, Rule: it.Rule, Reason: it.Reason, Verdict: it.Verdict, Status: ReviewPending, Queued: now.UTC().Truncate(time.Second)})
+		queue = append(queue, Review{ID: id, A: it.A, B: it.B, Rule: it.Rule, Reason: it.Reason, Would: it.Would, Loses: it.Loses, Verdict: it.Verdict, Status: ReviewPending, Queued: now.UTC().Truncate(time.Second)})
 		added++
 	}
 	return queue, added

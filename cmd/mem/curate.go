@@ -48,7 +48,11 @@ func (c curateCmd) Run(e *env) error {
 		verb = "would apply"
 	}
 	for _, d := range res.Apply {
-		fmt.Fprintf(e.stdout, "%s %s superseded by %s (%.2f) %.12s\n", verb, d.Retire, d.Keep, d.Confidence, d.Commit)
+		how := "superseded by"
+		if d.Merged != "" {
+			how = "merged into"
+		}
+		fmt.Fprintf(e.stdout, "%s %s %s %s (%.2f) %.12s\n", verb, d.Retire, how, d.Keep, d.Confidence, d.Commit)
 	}
 	for _, d := range res.Changed {
 		fmt.Fprintf(e.stdout, "changed    %s / %s: not applied, a memory changed while the curator ran\n", d.Retire, d.Keep)
@@ -106,7 +110,10 @@ func (c reviewListCmd) Run(e *env) error {
 		if it.Verdict != nil && it.Verdict.Keep != "" {
 			keep = fmt.Sprintf(" (model: keep %s, %.2f, %s coverage)", it.Verdict.Keep, it.Verdict.Confidence, it.Verdict.Coverage)
 		}
-		fmt.Fprintf(e.stdout, "%s  %-8s %s / %s%s\n    %s\n", it.ID, it.Status, it.A, it.B, keep, it.Reason)
+		fmt.Fprintf(e.stdout, "%s  %-8s %s / %s%s\n    held back: %s\n", it.ID, it.Status, it.A, it.B, keep, it.Reason)
+		if it.Status == curator.ReviewPending && it.Would != "" {
+			fmt.Fprintf(e.stdout, "    accepting would %s\n    and lose %s\n    %s\n", it.Would, it.Loses, it.Command())
+		}
 		if it.Status == curator.ReviewPending && it.NeedsKeep() {
 			fmt.Fprintf(e.stdout, "    no model chose which to keep: mem review accept %s --keep %s (or --keep %s) keeps that one and supersedes the other\n", it.ID, it.A, it.B)
 		}

@@ -22,7 +22,9 @@ import (
 //
 // FAKE_MODEL_ALIASES ("a;b") answers an enrich prompt with those aliases
 // for every memory it asks about; FAKE_MODEL_CLAIMS answers a verify claims
-// prompt. Both come before FAKE_MODEL_ANSWER.
+// prompt. They come before FAKE_MODEL_ANSWER. FAKE_MODEL_MERGE answers a
+// curator's merge prompt, before FAKE_MODEL_ANSWER too; without it the
+// merge keeps both bodies whole and finds nothing outdated.
 //
 // FAKE_MODEL_CALLS, a file, counts the calls: each appends a line "call".
 // FAKE_MODEL_FIRST, with it, is the answer to the first call alone (a
@@ -61,6 +63,12 @@ func fakeModel() int {
 	if a := os.Getenv("FAKE_MODEL_CLAIMS"); a != "" && strings.Contains(string(prompt), `{"claims":[`) {
 		answer = a
 	}
+	if strings.Contains(string(prompt), "=== kept memory ") {
+		answer = os.Getenv("FAKE_MODEL_MERGE")
+		if answer == "" {
+			answer = keepingBoth(string(prompt))
+		}
+	}
 	if answer == "" {
 		answer = curationVerdict(string(prompt))
 	}
@@ -78,6 +86,18 @@ func fakeModel() int {
 	env, _ := json.Marshal(map[string]any{"type": "result", "subtype": "success", "is_error": false, "result": answer})
 	fmt.Println(string(env))
 	return 0
+}
+
+var mergeBody = regexp.MustCompile(`(?s)\nbody:\n(.*?)\n=== end of (?:kept|retired) memory`)
+
+// keepingBoth answers a merge prompt with both bodies, one after the other.
+func keepingBoth(prompt string) string {
+	var bodies []string
+	for _, m := range mergeBody.FindAllStringSubmatch(prompt, -1) {
+		bodies = append(bodies, m[1])
+	}
+	b, _ := json.Marshal(map[string]any{"body": strings.Join(bodies, "\n\n"), "outdated": []any{}})
+	return string(b)
 }
 
 // enrichTarget finds the memories an enrich prompt asks about.

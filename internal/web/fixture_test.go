@@ -110,7 +110,7 @@ func newFixture(t *testing.T) *fixture {
 	data, _ = os.ReadFile(dep)
 	write(t, dep, strings.Replace(string(data), "tags:", "unverified: [\"branch release/x does not exist (2026-11-21)\"]\ntags:", 1))
 	// The queue the curator left: a pair of memories and a rule's tension.
-	queue := `{"id":"a1b2c3d4","a":"spanish-vat-rounds-per-line","b":"vat-rounding-on-totals","reason":"coverage is partial","verdict":{"relation":"supersedes","keep":"spanish-vat-rounds-per-line","retire":"vat-rounding-on-totals","confidence":0.7,"coverage":"partial","reason":"the newer note is more precise"},"status":"pending","queued":"2026-11-20T10:00:00Z"}
+	queue := `{"id":"a1b2c3d4","a":"spanish-vat-rounds-per-line","b":"vat-rounding-on-totals","reason":"coverage is partial","would":"supersede vat-rounding-on-totals by spanish-vat-rounds-per-line as they stand","loses":"vat-rounding-on-totals's name VAT","verdict":{"relation":"supersedes","keep":"spanish-vat-rounds-per-line","retire":"vat-rounding-on-totals","confidence":0.7,"coverage":"partial","reason":"the newer note is more precise"},"status":"pending","queued":"2026-11-20T10:00:00Z"}
 {"id":"e5f6a7b8","a":"CLAUDE.md:3","b":"prefer-table-tests","rule":"Never write table tests","reason":"the rule and the memory disagree","status":"pending","queued":"2026-11-20T10:00:00Z"}
 `
 	write(t, filepath.Join(store, curator.ReviewFile), queue)

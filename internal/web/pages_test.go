@@ -113,6 +113,9 @@ func TestReviewPage(t *testing.T) {
 	wantIn(t, page, "coverage is partial", "the newer note is more precise", "confidence 0.70",
 		"Rounding the total is off by one cent", "Older note: VAT rounding happens on the total.", // both sides
 		"Never write table tests", "Acknowledge", // the rule's tension
+		// what accepting does, what it loses, and the command that does it
+		"Accepting would</b> supersede vat-rounding-on-totals by spanish-vat-rounds-per-line as they stand",
+		"vat-rounding-on-totals&#39;s name VAT", "mem review accept a1b2c3d4</code>",
 		"run-migrations", "alembic upgrade head", "Promote to a skill")
 }
 
