@@ -5,7 +5,8 @@
 # `mem enrich`) and measured again. Prints one table; keeps nothing unless KEEP=1.
 #
 #   bash bench/retrieval.sh              # the dev battery, our own prompts for its store
-#                                        # (written apart from it) and the four real stores
+#                                        # (written apart from it), the four real stores and
+#                                        # our two stores of other domains (quarry: the test store)
 #   KEEP=1 bash bench/retrieval.sh       # keep the repositories (enriched and not)
 #   CASSETTE=FILE bash bench/retrieval.sh   # answers recorded for this enrich prompt
 #                                        # (default: internal/enrichtest/testdata/cassette.jsonl)
@@ -33,25 +34,34 @@ stores=(
   "bga-assistant|external/memory-files/AnotherSava__bga-assistant/.claude/memory|$ROOT/internal/eval/testdata/bga-assistant.jsonl"
   "niotebook|external/memory-files/Akram012388__niotebook_v0.2/.claude/agent-memory|$ROOT/internal/eval/testdata/niotebook.jsonl"
   "compose-envkit|external/memory-files/InfernalRabbit__compose-envkit/.claude/agent-memory|$ROOT/internal/eval/testdata/compose-envkit.jsonl"
+  # Stores of other domains, with their labels: fernhill is tuned on, quarry is the test store.
+  "fernhill|@fernhill|$ROOT/internal/eval/testdata/fernhill/battery.jsonl"
+  "quarry (test)|@quarry|$ROOT/internal/eval/testdata/quarry/battery.jsonl"
 )
 
 # figures DIR BATTERY: hit@1 hit@2 silence precision score, from mem eval --json.
 figures() {
-  (cd "$1" && "$MEM" eval --json --now "$NOW" "$2") |
+  (cd "$1" && "$MEM" eval --json --now "$NOW" ${3:+--labels "$3"} "$2") |
     python3 -c 'import json,sys; r=json.load(sys.stdin); print("%.2f %.2f %.2f %.2f %+d" % (r["hit_at_1"], r["hit_at_2"], r["silence"], r["precision"], r["score"]))'
 }
 
 printf '%-22s %-30s %-30s\n' store "plain: h@1 h@2 sil prec score" "enriched: h@1 h@2 sil prec score"
 for s in "${stores[@]}"; do
   IFS='|' read -r name src battery <<<"$s"
-  repo=$TMP/$name
+  repo=$TMP/${name%% *}
   mkdir -p "$repo/.claude"
   git init -q "$repo"
-  cp -r "$SHARED/$src" "$repo/.claude/agent-memory"
+  labels=
+  if [[ $src == @* ]]; then # a store of our own, with its labels
+    cp -r "$ROOT/internal/eval/testdata/${src#@}/store" "$repo/.claude/agent-memory"
+    labels=$ROOT/internal/eval/testdata/${src#@}/labels.json
+  else
+    cp -r "$SHARED/$src" "$repo/.claude/agent-memory"
+  fi
   git -C "$repo" add -A && git -C "$repo" commit -qm "the store as found"
-  plain=$(figures "$repo" "$battery")
+  plain=$(figures "$repo" "$battery" "$labels")
   (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$CASSETTE" \
-    "$MEM" enrich >"$TMP/$name.enrich.log" 2>&1) || { echo "bench: mem enrich failed on $name (a replay that exits 3 means the cassette was recorded for another enrich prompt):" >&2; tail -3 "$TMP/$name.enrich.log" >&2; exit 1; }
-  enriched=$(figures "$repo" "$battery")
+    "$MEM" enrich >"$repo.enrich.log" 2>&1) || { echo "bench: mem enrich failed on $name (a replay that exits 3 means the cassette was recorded for another enrich prompt):" >&2; tail -3 "$repo.enrich.log" >&2; exit 1; }
+  enriched=$(figures "$repo" "$battery" "$labels")
   printf '%-22s %-30s %-30s\n' "$name" "$plain" "$enriched"
 done
