@@ -14,6 +14,10 @@ type Options struct {
 	Now       time.Time // for recency decay; zero means time.Now()
 	Threshold float64   // minimum score of the best result; 0 means DefaultThreshold
 	All       bool      // ignore the threshold (debugging)
+	// Signals, when set, receives what the decision to speak reads
+	// (Signals), and the search answers as if it had decided to speak:
+	// what a measurement of the decision needs.
+	Signals *Signals
 }
 
 // Result is one memory found, with what a renderer needs.
@@ -252,7 +256,9 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 		return nil
 	}
 
-	if !opt.All && top[0].score < threshold {
+	if opt.Signals != nil {
+		*opt.Signals = ix.signals(top, stats, scores, cov, phrases, unseenMass)
+	} else if !opt.All && top[0].score < threshold {
 		return nil
 	}
 	// What is shown is cut from the best score, whatever settle puts first.

@@ -154,26 +154,19 @@ func Score(cases []Case, got [][]string) Report {
 				relevant++
 			}
 		}
-		point := 0
+		point := points(c, got)
 		if len(c.Expect) == 0 {
 			silentCases++
-			if !slices.ContainsFunc(got, func(s string) bool { return !onTopic(s) }) {
+			if point == 1 {
 				quiet++
-				point = 1
-			} else {
-				point = -1
 			}
 		} else {
 			topical++
 			if len(got) > 0 && expected(got[0]) {
 				hit1++
 			}
-			switch {
-			case slices.ContainsFunc(got[:min(2, len(got))], expected):
+			if point == 1 {
 				hit2++
-				point = 1
-			case len(got) > 0 && !slices.ContainsFunc(got, expected):
-				point = -1
 			}
 		}
 		r.Score += point
@@ -187,6 +180,26 @@ func Score(cases []Case, got [][]string) Report {
 	r.Silence = ratio(quiet, silentCases)
 	r.Precision = ratio(relevant, injected)
 	return r
+}
+
+// points is what a case scores for got (see the package doc): +1 for a
+// hit in the top two or for silence where none is needed, -1 for noise
+// where none is needed or for only wrong memories, 0 for silence on a
+// topical prompt.
+func points(c Case, got []string) int {
+	expected := func(s string) bool { return slices.Contains(c.Expect, s) }
+	onTopic := func(s string) bool { return expected(s) || slices.Contains(c.OK, s) }
+	switch {
+	case len(c.Expect) == 0 && slices.ContainsFunc(got, func(s string) bool { return !onTopic(s) }):
+		return -1
+	case len(c.Expect) == 0:
+		return 1
+	case slices.ContainsFunc(got[:min(2, len(got))], expected):
+		return 1
+	case len(got) > 0 && !slices.ContainsFunc(got, expected):
+		return -1
+	}
+	return 0
 }
 
 // Labels are what a store's labels file (store-labels.json) says of its
