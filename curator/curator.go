@@ -151,7 +151,7 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 			fs[i] = featuresOf(m.M)
 		}
 	}
-	c := &run{ctx: ctx, model: o.Model, mems: mems, fs: fs, r: &r, retiredBy: map[int]string{}}
+	c := &run{ctx: ctx, model: o.Model, mems: mems, fs: fs, r: &r, retiredBy: map[int]string{}, mergedWith: map[int]string{}}
 
 	if o.Paths != nil {
 		c.deadPaths(o.Paths)
@@ -218,12 +218,13 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 
 // run is the state of one Run.
 type run struct {
-	ctx       context.Context
-	model     model.Asker // nil: no model, so no merge
-	mems      []Memory
-	fs        []*features // nil for memories that take no part
-	r         *Result
-	retiredBy map[int]string // retired in this run → kept slug
+	ctx        context.Context
+	model      model.Asker // nil: no model, so no merge
+	mems       []Memory
+	fs         []*features // nil for memories that take no part
+	r          *Result
+	retiredBy  map[int]string // retired in this run → kept slug
+	mergedWith map[int]string // rewritten by a merge in this run → retired slug
 }
 
 func (c *run) deadPaths(pc PathChecker) {
@@ -417,6 +418,11 @@ func (c *run) decide(keep, retire int, v Verdict, near bool) error {
 	if k, ok := c.retiredBy[keep]; ok {
 		gone = append(gone, fmt.Sprintf("%s was retired in this run for %s", a.Slug, k))
 	}
+	for _, x := range []int{keep, retire} {
+		if r, ok := c.mergedWith[x]; ok {
+			gone = append(gone, fmt.Sprintf("%s was rewritten in this run to retire %s; the next run reads it again", c.mems[x].Slug, r))
+		}
+	}
 	d := Decision{Keep: a.Slug, Retire: b.Slug, Confidence: v.Confidence, Reason: v.Reason, Guards: passed}
 	if len(gone) > 0 {
 		ok, failed = false, append(failed, gone...)
@@ -434,6 +440,9 @@ func (c *run) decide(keep, retire int, v Verdict, near bool) error {
 	}
 	if ok {
 		c.retiredBy[retire] = a.Slug
+		if d.Merged != "" {
+			c.mergedWith[keep] = b.Slug
+		}
 		c.r.Apply = append(c.r.Apply, d)
 		return nil
 	}

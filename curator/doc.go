@@ -11,7 +11,9 @@
 //     each) and queues each [ReviewItem]. Retiring is reversible.
 //   - Memories that are forgotten, or superseded already, are never retired
 //     again; a memory is retired at most once in a run, and one retired in
-//     this run is not kept in place of another.
+//     this run is not kept in place of another. One a merge rewrites is
+//     neither kept nor retired again in that run: the next run reads the
+//     merged text.
 //   - A supersession is applied automatically only when [Guards] holds, and
 //     never otherwise; nothing here lowers a guard. The four guards are:
 //     confidence >= [MinConfidence]; real subject overlap (two shared topics

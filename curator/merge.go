@@ -142,7 +142,7 @@ func checkMerge(keep, retire *features, k *mdparse.Memory, v Verdict, merged Mer
 	}
 	for _, r := range merged.Outdated {
 		if quotes(keep, retire, r) {
-			changed = append(changed, text.Clip(text.OneLine(r.Old), 80)+" → "+text.Clip(text.OneLine(r.New), 80))
+			changed = append(changed, text.OneLine(r.Old)+" → "+text.OneLine(r.New))
 		}
 	}
 	return problems, changed

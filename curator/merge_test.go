@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/modeltest"
-	"github.com/mem-dev/mem/internal/text"
 )
 
 var (
@@ -72,7 +71,7 @@ func TestCheckMerge(t *testing.T) {
 					t.Errorf("problems %q, want %q among them", got, want)
 				}
 			}
-			if len(tc.problems) == 0 && (len(changed) != 1 || !strings.HasPrefix(changed[0], text.Clip(tc.merged.Outdated[0].Old, 80)+" → ")) {
+			if len(tc.problems) == 0 && (len(changed) != 1 || !strings.HasPrefix(changed[0], tc.merged.Outdated[0].Old+" → ")) {
 				t.Errorf("changed %q, want the outdated entry", changed)
 			}
 		})
@@ -215,5 +214,46 @@ func TestReviewSaysWhatAcceptingDoes(t *testing.T) {
 	queue, _ = Enqueue(nil, []ReviewItem{it}, time.Now())
 	if c := queue[0].Command(); c != "mem review accept "+queue[0].ID+" --keep ledger-local-port-8700" {
 		t.Errorf("command %q", c)
+	}
+}
+
+// keepNewest answers every pair prompt with portNew "portNew supersedes
+// the other, in part" (any other "unrelated"), and every merge prompt with both bodies whole and the port as
+// what changed.
+type keepNewest struct{ merges []string }
+
+func (a *keepNewest) Ask(_ context.Context, prompt string, out any) error {
+	if b := mergeBody.FindAllStringSubmatch(prompt, -1); len(b) == 2 {
+		a.merges = append(a.merges, b[1][1])
+		return modeltest.Decode(Merge{Body: b[0][1] + "\n\n" + b[1][1], Outdated: []Replaced{{Old: "8000", New: "8700"}}}, out)
+	}
+	m := promptSlug.FindAllStringSubmatch(prompt, -1)
+	other := m[0][1]
+	switch portNew.Slug {
+	case other:
+		other = m[1][1]
+	case m[1][1]:
+	default:
+		return modeltest.Decode(Verdict{Relation: RelUnrelated, Confidence: 0.9}, out)
+	}
+	v := portVerdict
+	v.Retire = other
+	return modeltest.Decode(v, out)
+}
+
+// A memory a merge rewrote is not merged again in the same run: the second
+// merge would start from the text the first one replaced.
+func TestRunMergesOnceAMemory(t *testing.T) {
+	docs := mem("ledger-port-8000-clash", "fact", "ledger's local port 8000 clashes with mkdocs",
+		"mkdocs serve takes port 8000 locally", []string{"ledger", "port"},
+		"`mkdocs serve` for the ledger docs listens on 8000 by default, so the ledger dev server cannot use 8000 while the docs run.\n")
+	a := &keepNewest{}
+	r, err := Run(context.Background(), []Memory{portOld, portNew, docs}, Options{Model: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.merges) != 1 || len(r.Apply) != 1 || len(r.Review) != 1 ||
+		!strings.Contains(r.Review[0].Reason, "ledger-local-port-8700 was rewritten in this run to retire") {
+		t.Errorf("merges of %d, apply %+v, review %+v", len(a.merges), r.Apply, r.Review)
 	}
 }
