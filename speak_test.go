@@ -1,18 +1,14 @@
 package mem_test
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/internal/enrichtest"
 	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/shared"
 	"github.com/mem-dev/mem/search"
@@ -24,27 +20,28 @@ var fit = flag.Bool("fit", false, "fit a decision to speak from search.Signals a
 // fitted and judged on it.
 type speakStore struct {
 	name      string
-	src       string   // the store: under ../shared when shared, else under internal/eval/testdata
-	shared    bool     // src is in the shared data
+	src       string   // the store, as testdata names files
 	rel       string   // where the store sits in its repository
-	batteries []string // under internal/eval/testdata, or "shared:" and a path in the shared data
-	labels    string   // the store's labels, same convention; "" none
+	batteries []string // as testdata names files
+	labels    string   // the store's labels, as testdata names files; "" none
 	test      bool     // the test store: never fitted on
 }
 
+// external is where the shared data keeps the real stores of others.
 const external = "external/memory-files/"
 
 var speakStores = []speakStore{
-	{"larkspur", "eval/store", true, ".claude/agent-memory", []string{"shared:eval/battery-dev.jsonl", "larkspur.jsonl"}, "shared:eval/store-labels.json", false},
-	{"application-pipeline", external + "4444J99__application-pipeline/.claude/memory", true, ".claude/memory", []string{"application-pipeline.jsonl"}, "", false},
-	{"bga-assistant", external + "AnotherSava__bga-assistant/.claude/memory", true, ".claude/memory", []string{"bga-assistant.jsonl"}, "", false},
-	{"niotebook", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", true, ".claude/agent-memory", []string{"niotebook.jsonl"}, "", false},
-	{"compose-envkit", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", true, ".claude/agent-memory", []string{"compose-envkit.jsonl"}, "", false},
-	{"fernhill", "fernhill/store", false, ".claude/agent-memory", []string{"fernhill/battery.jsonl"}, "fernhill/labels.json", false},
-	{"quarry", "quarry/store", false, ".claude/agent-memory", []string{"quarry/battery.jsonl"}, "quarry/labels.json", true},
+	{"larkspur", "shared:eval/store", ".claude/agent-memory", []string{"shared:eval/battery-dev.jsonl", "larkspur.jsonl"}, "shared:eval/store-labels.json", false},
+	{"application-pipeline", "shared:" + external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", []string{"application-pipeline.jsonl"}, "", false},
+	{"bga-assistant", "shared:" + external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", []string{"bga-assistant.jsonl"}, "", false},
+	{"niotebook", "shared:" + external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", []string{"niotebook.jsonl"}, "", false},
+	{"compose-envkit", "shared:" + external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", []string{"compose-envkit.jsonl"}, "", false},
+	{"fernhill", "fernhill/store", ".claude/agent-memory", []string{"fernhill/battery.jsonl"}, "fernhill/labels.json", false},
+	{"quarry", "quarry/store", ".claude/agent-memory", []string{"quarry/battery.jsonl"}, "quarry/labels.json", true},
 }
 
-// testdata is the path of a file named as speakStore names them.
+// testdata is the path of a file under internal/eval/testdata, or of one
+// in the shared data when its name starts "shared:".
 func testdata(t *testing.T, name string) string {
 	if rest, ok := strings.CutPrefix(name, "shared:"); ok {
 		return shared.Need(t, strings.Split(rest, "/")...)
@@ -65,40 +62,10 @@ type speakRun struct {
 func speakRuns(t *testing.T, s speakStore) []speakRun {
 	var runs []speakRun
 	for _, enriched := range []bool{false, true} {
-		src := testdata(t, s.src)
-		if s.shared {
-			src = shared.Need(t, strings.Split(s.src, "/")...)
-		}
-		dir := t.TempDir()
-		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-			t.Fatalf("git init: %v\n%s", err, out)
-		}
-		store := filepath.Join(dir, s.rel)
-		if err := os.CopyFS(store, os.DirFS(src)); err != nil {
-			t.Fatal(err)
-		}
-		if enriched {
-			enrichtest.Enrich(t, enrichtest.Cassette(t), store)
-		}
-		r, err := mem.Open(dir, store)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ix, err := r.Index(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := indexStore(t, testdata(t, s.src), s.rel, enriched)
 		var labels eval.Labels
 		if s.labels != "" {
-			f, err := os.Open(testdata(t, s.labels))
-			if err != nil {
-				t.Fatal(err)
-			}
-			labels, err = eval.ReadLabels(f)
-			f.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			labels = readLabels(t, testdata(t, s.labels))
 		}
 		for _, b := range s.batteries {
 			f, err := os.Open(testdata(t, b))

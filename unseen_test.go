@@ -15,6 +15,7 @@ import (
 	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/search"
 )
 
 func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n") }
@@ -30,10 +31,7 @@ func TestMain(m *testing.M) { gittest.Main(m, "[init]\n\tdefaultBranch = main\n"
 // model wrote for it (enrichtest), since a user's store gets them without
 // asking.
 func TestUnseenStores(t *testing.T) {
-	const (
-		external = "external/memory-files/"
-		larkspur = "eval/store" // the dev battery's store
-	)
+	const larkspur = "eval/store" // the dev battery's store
 	for _, c := range []struct {
 		battery, src, store string // src: the store's folder in the shared data, or in eval/testdata
 		enriched            bool
@@ -64,41 +62,14 @@ func TestUnseenStores(t *testing.T) {
 			name += "/enriched"
 		}
 		t.Run(name, func(t *testing.T) {
-			var src string
-			labels := eval.Labels{}
-			if local := filepath.Join("internal", "eval", "testdata", filepath.Dir(c.battery)); filepath.Dir(c.battery) != "." {
-				src = filepath.Join(local, "store")
-				f, err := os.Open(filepath.Join(local, "labels.json"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				labels, err = eval.ReadLabels(f)
-				f.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
+			src, labels := "", eval.Labels{}
+			if local := filepath.Dir(c.battery); local != "." { // a store of our own, beside its battery
+				src = filepath.Join("internal", "eval", "testdata", local, "store")
+				labels = readLabels(t, filepath.Join("internal", "eval", "testdata", local, "labels.json"))
 			} else {
 				src = shared.Need(t, strings.Split(c.src, "/")...)
 			}
-			dir := t.TempDir()
-			if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-				t.Fatalf("git init: %v\n%s", err, out)
-			}
-			store := filepath.Join(dir, c.store)
-			if err := os.CopyFS(store, os.DirFS(src)); err != nil {
-				t.Fatal(err)
-			}
-			if c.enriched {
-				enrichtest.Enrich(t, enrichtest.Cassette(t), store)
-			}
-			r, err := mem.Open(dir, store)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ix, err := r.Index(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			ix := indexStore(t, src, c.store, c.enriched)
 			defer ix.Close()
 			f, err := os.Open(filepath.Join("internal", "eval", "testdata", c.battery))
 			if err != nil {
@@ -124,4 +95,46 @@ func TestUnseenStores(t *testing.T) {
 			}
 		})
 	}
+}
+
+// indexStore copies the store at src to rel in a fresh git repository,
+// enriches it from the recorded cassette when enriched is set, and indexes
+// it as `mem index` does (subdirectories, MEMORY.md sections).
+func indexStore(t *testing.T, src, rel string, enriched bool) *search.Index {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	store := filepath.Join(dir, rel)
+	if err := os.CopyFS(store, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	if enriched {
+		enrichtest.Enrich(t, enrichtest.Cassette(t), store)
+	}
+	r, err := mem.Open(dir, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := r.Index(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// readLabels reads a store's labels file.
+func readLabels(t *testing.T, path string) eval.Labels {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	labels, err := eval.ReadLabels(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return labels
 }
