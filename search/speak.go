@@ -23,7 +23,7 @@ type Signals struct {
 func (ix *Index) signals(top []scored, stats []termStat, scores, cov []float32, phrases []uint8, unseenMass float64) Signals {
 	first := top[0].doc
 	s := Signals{Score: top[0].score, Aliases: len(ix.aliasesOf(first)) > 0}
-	if len(top) > 1 && top[0].score > 0 {
+	if len(top) > 1 { // ranked scores are positive
 		s.Second = top[1].score / top[0].score
 	}
 	if phrases != nil {

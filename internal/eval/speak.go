@@ -25,10 +25,7 @@ func Samples(ix *search.Index, cases []Case, now time.Time) []Sample {
 		for _, x := range ix.Search(search.ParseQuery(c.Prompt, c.Previous), search.Options{Limit: search.MaxInjected, Now: now, Signals: &s.Signals}) {
 			s.Got = append(s.Got, x.Slug)
 		}
-		s.Gain = points(c, s.Got) - points(c, nil)
-		if len(s.Got) == 0 {
-			s.Gain = 0
-		}
+		s.Gain = points(c, s.Got) - points(c, nil) // 0 when it found nothing
 	}
 	return out
 }
