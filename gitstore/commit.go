@@ -554,7 +554,8 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 	if ix.changed() {
 		return "", errIndexMoved
 	}
-	if err := ix.install(); err != nil {
+	mine, err := ix.install()
+	if err != nil {
 		return "", err
 	}
 	// The index holds the paths now. The branch may still move under the
@@ -568,7 +569,7 @@ func (s *Store) commitAttempt(ctx context.Context, obj objects, deadline time.Ti
 		err := txn.update(ctx, lock, commit, old)
 		if err == nil {
 			lock.release()
-			s.settle(ctx, obj, ix.index, entries, installed)
+			s.settle(ctx, obj, ix.index, mine, entries, installed)
 			return commit, nil
 		}
 		if !errors.Is(err, errRefMoved) && !errors.Is(err, errRefBusy) || time.Now().After(deadline) {
@@ -603,8 +604,10 @@ var settleWait = 2 * time.Second
 // the branch mem moved: the user's next commit would delete them. settle
 // waits for the git processes in the work tree that started before the
 // install to end, and when the index no longer holds the committed entries
-// while HEAD still does, it puts them back, under index.lock.
-func (s *Store) settle(ctx context.Context, obj objects, index string, entries []entry, installed time.Time) {
+// while HEAD still does, it puts them back, under index.lock. While the
+// index is still mine, the file the commit installed, it holds them: it is
+// not read again (git replaces an index by a rename, never in place).
+func (s *Store) settle(ctx context.Context, obj objects, index string, mine os.FileInfo, entries []entry, installed time.Time) {
 	until := time.Now().Add(settleWait)
 	for pids := gitsStartedBefore(s.WorkTree, installed); len(pids) > 0 && time.Now().Before(until); pids = gitsStartedBefore(s.WorkTree, installed) {
 		select {
@@ -612,6 +615,9 @@ func (s *Store) settle(ctx context.Context, obj objects, index string, entries [
 			return
 		case <-time.After(2 * time.Millisecond):
 		}
+	}
+	if fi, err := os.Stat(index); err == nil && os.SameFile(fi, mine) && sameStamp(fi, mine) {
+		return
 	}
 	paths := make([]string, len(entries))
 	for i, e := range entries {

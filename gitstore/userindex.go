@@ -145,12 +145,17 @@ func (p *preparedIndex) changed() bool {
 	return err != nil || !os.SameFile(fi, p.was) || !sameStamp(fi, p.was)
 }
 
-// install puts the prepared index in place; the caller holds index.lock.
-func (p *preparedIndex) install() error {
-	if err := os.Rename(p.tmp, p.index); err != nil {
-		return fmt.Errorf("update the index: %w", err)
+// install puts the prepared index in place and returns the file it put
+// there; the caller holds index.lock.
+func (p *preparedIndex) install() (os.FileInfo, error) {
+	fi, err := os.Stat(p.tmp)
+	if err == nil {
+		err = os.Rename(p.tmp, p.index)
 	}
-	return nil
+	if err != nil {
+		return nil, fmt.Errorf("update the index: %w", err)
+	}
+	return fi, nil
 }
 
 func (p *preparedIndex) discard() {
