@@ -62,6 +62,9 @@ func (s *Store) Ignored(ctx context.Context) (string, error) {
 // a maybe, for git to settle. The system config is read at /etc/gitconfig
 // (or $GIT_CONFIG_SYSTEM), where Linux distributions' git has it.
 func (s *Store) mayBeIgnored(dir string) bool {
+	if dir == ".." || strings.HasPrefix(dir, "../") {
+		return true // outside the work tree: git says what it says of that
+	}
 	names := append(strings.Split(dir, "/"), "memory.md")
 	files, sure := s.ignoreFiles(names)
 	if !sure {
