@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The commit path against git's own, whole process, in one run each:
-#   1. `mem store` at N memories next to `git add FILE && git commit` of one
+#   1. `mem store` at N memories, in a repository that holds only the store
+#      and in one that also holds 3,000 files of the project's (FILES), next
+#      to `git add FILE && git commit` of one
 #      file in the same repository (hyperfine medians and their ratio), and
 #      the git processes one store starts (strace); beside them the floor
 #      (gitlayer/floorstore): a Go process and the same two git processes,
@@ -17,8 +19,9 @@
 # STORES (60), OUT (bench/out), KEEP=1, OLD (another mem binary to compare),
 # PROCS (0: how many idle processes to start outside the repository for
 # part 1, as a desktop has hundreds; a commit scans them, see settle),
-# FILES (0: how many files of the user's own the repository holds beside
-# the store, as a project does; git's pair stats them all).
+# FILES ("0 3000": part 1 runs once for each, in a repository that holds
+# that many files of the user's own beside the store, as a project does;
+# git's pair stats them all).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,17 +35,24 @@ WARMUP=${WARMUP:-5}
 COMMITS=${COMMITS:-200000}
 STORES=${STORES:-60}
 PROCS=${PROCS:-0}
-FILES=${FILES:-0}
+FILES=${FILES:-0 3000}
 
 log "setup"
 load
 build_bins
-R=$TMP/repo-$N
-make_repo "$N" "$R"
-git -C "$R" config user.name bench
-git -C "$R" config user.email bench@example.com
-if [ "$FILES" -gt 0 ]; then
-  python3 - "$R/src" "$FILES" <<'PY'
+(cd "$ROOT" && go build -o "$TMP/bin/floorstore" ./bench/gitlayer/floorstore &&
+  go build -tags memstart -o "$TMP/bin/floorstore-memstart" ./bench/gitlayer/floorstore)
+build_alternate
+
+# part1 F: part 1 in a repository of N memories and F files of the project's.
+part1() {
+  local files=$1
+  R=$TMP/repo-$N-$files
+  make_repo "$N" "$R"
+  git -C "$R" config user.name bench
+  git -C "$R" config user.email bench@example.com
+  if [ "$files" -gt 0 ]; then
+    python3 - "$R/src" "$files" <<'PY'
 import os, sys
 root, n = sys.argv[1], int(sys.argv[2])
 for i in range(n):
@@ -50,79 +60,85 @@ for i in range(n):
     os.makedirs(d, exist_ok=True)
     open(os.path.join(d, "f%03d.go" % (i % 100)), "w").write("package d // %d\n" % i)
 PY
-  git -C "$R" add -A && git -C "$R" commit -qm "$FILES files of the project"
-fi
-echo "files in the repository: $(git -C "$R" ls-files | wc -l)"
-echo 0 >"$TMP/counter"
-cat >"$TMP/next.sh" <<NEXT
+    git -C "$R" add -A && git -C "$R" commit -qm "$files files of the project"
+  fi
+  echo "files in the repository: $(git -C "$R" ls-files | wc -l)"
+  echo 0 >"$TMP/counter"
+  cat >"$TMP/next.sh" <<NEXT
 n=\$((\$(cat "$TMP/counter") + 1))
 echo "\$n" >"$TMP/counter"
 printf 'bench note %s on deploy timeouts\n\nThe release job %s times out after 30s.\n' "\$n" "\$n" >"$TMP/next.md"
 printf 'file %s\n' "\$n" >"$R/f.txt"
 NEXT
-sh "$TMP/next.sh"
-git -C "$R" add f.txt && git -C "$R" commit -qm f
-# The floor's branch swings between two commits of the same tree.
-tree=$(git -C "$R" rev-parse 'HEAD^{tree}')
-A=$(git -C "$R" commit-tree -p HEAD -m "floor a" "$tree")
-B=$(git -C "$R" commit-tree -p HEAD -m "floor b" "$tree")
-git -C "$R" update-ref refs/heads/floor "$A"
-(cd "$ROOT" && go build -o "$TMP/bin/floorstore" ./bench/gitlayer/floorstore &&
-  go build -tags memstart -o "$TMP/bin/floorstore-memstart" ./bench/gitlayer/floorstore)
-FLOOR="$TMP/bin/floorstore $R floor-note.md $TMP/next.md floor $A $B"
-FLOORSTART="$TMP/bin/floorstore-memstart $R floor-note.md $TMP/next.md floor $A $B"
-
-log "1. mem store vs git add + git commit, $N memories"
-idle=()
-if [ "$PROCS" -gt 0 ]; then
-  # Idle, outside the repository; they end by themselves should this exit early.
-  for _ in $(seq "$PROCS"); do (cd / && exec sleep 600) & idle+=($!); done
-fi
-echo "processes on the machine: $(ls /proc 2>/dev/null | grep -c '^[0-9]' || echo unknown)"
-cmds=(-n "mem store" --prepare "sh $TMP/next.sh" "sh -c '$MEM -C $R store - < $TMP/next.md'")
-if [ -n "${OLD:-}" ]; then
-  cmds+=(-n "mem store (OLD)" --prepare "sh $TMP/next.sh" "sh -c '$OLD -C $R store - < $TMP/next.md'")
-fi
-cmds+=(-n "floor" --prepare "sh $TMP/next.sh" "sh -c '$FLOOR'")
-cmds+=(-n "floor, mem's start" --prepare "sh $TMP/next.sh" "sh -c '$FLOORSTART'")
-cmds+=(-n "git add+commit" --prepare "sh $TMP/next.sh" "sh -c 'cd $R && git add f.txt && git commit -qm x'")
-load
-hf --warmup "$WARMUP" --runs "$RUNS" --export-json "$OUT/gitlayer-store.json" "${cmds[@]}" >"$OUT/gitlayer-store.log" 2>&1 ||
-  { cat "$OUT/gitlayer-store.log"; exit 1; }
-load
-python3 - "$OUT/gitlayer-store.json" <<'PY'
-import json, sys
-res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
-git = res["git add+commit"]["median"]
-for name, r in res.items():
-    print("%-20s median %7.1f ms  mean %7.1f ms  %5.2fx git add+commit" % (name, r["median"] * 1e3, r["mean"] * 1e3, r["median"] / git))
-PY
-# The same in strict alternation (bench/alternate), the next note
-# written untimed before each run, so drift on a shared machine favours none.
-# Each runs under one sh, as git's pair needs one.
-build_alternate
-printf '%s -C %s store - < %s >/dev/null\n' "$MEM" "$R" "$TMP/next.md" >"$TMP/mem.sh"
-alt=("mem store=/dev/null=sh $TMP/mem.sh")
-if [ -n "${OLD:-}" ]; then
-  printf '%s -C %s store - < %s >/dev/null\n' "$OLD" "$R" "$TMP/next.md" >"$TMP/old.sh"
-  alt+=("mem store (OLD)=/dev/null=sh $TMP/old.sh")
-fi
-printf '%s\n' "$FLOOR" >"$TMP/floor.sh"
-alt+=("floor=/dev/null=sh $TMP/floor.sh")
-printf '%s\n' "$FLOORSTART" >"$TMP/floorstart.sh"
-alt+=("floor, mem's start=/dev/null=sh $TMP/floorstart.sh")
-printf 'cd %s && git add f.txt && git commit -qm x\n' "$R" >"$TMP/git.sh"
-alt+=("git add+commit=/dev/null=sh $TMP/git.sh")
-echo "interleaved, $RUNS rounds of each:"
-load
-"$ALTERNATE" -rounds "$RUNS" -warmup "$WARMUP" -prepare "sh $TMP/next.sh" "${alt[@]}"
-load
-if command -v strace >/dev/null; then
   sh "$TMP/next.sh"
-  strace -f -qq -e trace=execve -o "$TMP/strace" "$MEM" -C "$R" store - <"$TMP/next.md" >/dev/null
-  echo "git processes in one mem store: $(grep -c 'execve("[^"]*git"' "$TMP/strace")"
-fi
-if [ ${#idle[@]} -gt 0 ]; then kill "${idle[@]}" 2>/dev/null; wait "${idle[@]}" 2>/dev/null || true; fi
+  git -C "$R" add f.txt && git -C "$R" commit -qm f
+  # The floor's branch swings between two commits of the same tree.
+  local tree A B
+  tree=$(git -C "$R" rev-parse 'HEAD^{tree}')
+  A=$(git -C "$R" commit-tree -p HEAD -m "floor a" "$tree")
+  B=$(git -C "$R" commit-tree -p HEAD -m "floor b" "$tree")
+  git -C "$R" update-ref refs/heads/floor "$A"
+  FLOOR="$TMP/bin/floorstore $R floor-note.md $TMP/next.md floor $A $B"
+  FLOORSTART="$TMP/bin/floorstore-memstart $R floor-note.md $TMP/next.md floor $A $B"
+
+  log "1. mem store vs git add + git commit, $N memories, $files files of the project's"
+  local idle=()
+  if [ "$PROCS" -gt 0 ]; then
+    # Idle, outside the repository; they end by themselves should this exit early.
+    for _ in $(seq "$PROCS"); do (cd / && exec sleep 600) & idle+=($!); done
+  fi
+  echo "processes on the machine: $(ls /proc 2>/dev/null | grep -c '^[0-9]' || echo unknown)"
+  local cmds=(-n "mem store" --prepare "sh $TMP/next.sh" "sh -c '$MEM -C $R store - < $TMP/next.md'")
+  if [ -n "${OLD:-}" ]; then
+    cmds+=(-n "mem store (OLD)" --prepare "sh $TMP/next.sh" "sh -c '$OLD -C $R store - < $TMP/next.md'")
+  fi
+  cmds+=(-n "floor" --prepare "sh $TMP/next.sh" "sh -c '$FLOOR'")
+  cmds+=(-n "floor, mem's start" --prepare "sh $TMP/next.sh" "sh -c '$FLOORSTART'")
+  cmds+=(-n "git add+commit" --prepare "sh $TMP/next.sh" "sh -c 'cd $R && git add f.txt && git commit -qm x'")
+  load
+  hf --warmup "$WARMUP" --runs "$RUNS" --export-json "$OUT/gitlayer-store-$files.json" "${cmds[@]}" >"$OUT/gitlayer-store-$files.log" 2>&1 ||
+    { cat "$OUT/gitlayer-store-$files.log"; exit 1; }
+  load
+  # The same in strict alternation (bench/alternate), the next note
+  # written untimed before each run, so drift on a shared machine favours none.
+  # Each runs under one sh, as git's pair needs one.
+  printf '%s -C %s store - < %s >/dev/null\n' "$MEM" "$R" "$TMP/next.md" >"$TMP/mem.sh"
+  local alt=("mem store=/dev/null=sh $TMP/mem.sh")
+  if [ -n "${OLD:-}" ]; then
+    printf '%s -C %s store - < %s >/dev/null\n' "$OLD" "$R" "$TMP/next.md" >"$TMP/old.sh"
+    alt+=("mem store (OLD)=/dev/null=sh $TMP/old.sh")
+  fi
+  printf '%s\n' "$FLOOR" >"$TMP/floor.sh"
+  alt+=("floor=/dev/null=sh $TMP/floor.sh")
+  printf '%s\n' "$FLOORSTART" >"$TMP/floorstart.sh"
+  alt+=("floor, mem's start=/dev/null=sh $TMP/floorstart.sh")
+  printf 'cd %s && git add f.txt && git commit -qm x\n' "$R" >"$TMP/git.sh"
+  alt+=("git add+commit=/dev/null=sh $TMP/git.sh")
+  echo "interleaved, $RUNS rounds of each:"
+  load
+  "$ALTERNATE" -rounds "$RUNS" -warmup "$WARMUP" -prepare "sh $TMP/next.sh" -json "$OUT/gitlayer-store-$files.alternate.json" "${alt[@]}"
+  load
+  # Issue 39's goals, from both runs: mem store within 1.25x git's pair (at
+  # 3,000 project files), and mem's own work, mem store less the floor at
+  # mem's start, within 4 ms.
+  python3 - "$OUT/gitlayer-store-$files.json" "$OUT/gitlayer-store-$files.alternate.json" <<'PY'
+import json, sys
+hf = {r["command"]: r["median"] * 1e3 for r in json.load(open(sys.argv[1]))["results"]}
+alt = {r["name"]: r["median_ms"] for r in json.load(open(sys.argv[2]))}
+for how, m in (("hyperfine", hf), ("interleaved", alt)):
+    git = m["git add+commit"]
+    for name, v in m.items():
+        print("%-12s %-20s median %7.2f ms  %5.2fx git add+commit" % (how, name, v, v / git))
+    print("%-12s mem's own work (mem store - floor, mem's start): %.2f ms" % (how, m["mem store"] - m["floor, mem's start"]))
+PY
+  if command -v strace >/dev/null; then
+    sh "$TMP/next.sh"
+    strace -f -qq -e trace=execve -o "$TMP/strace" "$MEM" -C "$R" store - <"$TMP/next.md" >/dev/null
+    echo "git processes in one mem store: $(grep -c 'execve("[^"]*git"' "$TMP/strace")"
+  fi
+  if [ ${#idle[@]} -gt 0 ]; then kill "${idle[@]}" 2>/dev/null; wait "${idle[@]}" 2>/dev/null || true; fi
+}
+for f in $FILES; do part1 "$f"; done
 
 log "2. mem log on $COMMITS commits"
 H=$TMP/history
@@ -158,4 +174,4 @@ loop() {
 }
 loop "$MEM" now
 [ -n "${OLD:-}" ] && loop "$OLD" OLD
-echo "exports: $OUT/gitlayer-store.{json,log}"
+echo "exports: $OUT/gitlayer-store-*.{json,log}"
