@@ -27,7 +27,23 @@ type Arc struct {
 	Kind string // Overturned, Unconfirmed or Confirmed
 	Line int    // the statement's line number
 	By   int    // the line that overturned or confirmed it; 0 when unconfirmed
-	How  string // for Overturned: "the developer rejected it", "retracted", "a later run failed"
+	How  string // for Overturned: howRejected, howRetracted or howRunFailed
+}
+
+// How an Overturned arc was overturned: one of FindArcs' rules each.
+const (
+	howRejected  = "the developer rejected it"
+	howRetracted = "retracted"
+	howRunFailed = "a later run failed"
+)
+
+// markKind is a mark's kind as its precision is measured: an overturned
+// mark by how it was overturned, each a rule of its own in FindArcs.
+func markKind(a Arc) string {
+	if a.Kind == Overturned {
+		return a.Kind + ": " + a.How
+	}
+	return a.Kind
 }
 
 // The cues FindArcs reads, in the words people and assistants use. They are
@@ -182,12 +198,12 @@ func FindArcs(lines []Line) []Arc {
 					last = i
 				}
 				if claim(lines[i]) {
-					over(i, j, "the developer rejected it")
+					over(i, j, howRejected)
 					marked = true
 				}
 			}
 			if !marked && last >= 0 {
-				over(last, j, "the developer rejected it") // what the turn ended saying
+				over(last, j, howRejected) // what the turn ended saying
 			}
 		case RoleAssistant:
 			if about, rest := cueText(l.Text, retractCue); about != "" {
@@ -208,13 +224,13 @@ func FindArcs(lines []Line) []Arc {
 					}
 				}
 				if best >= 0 {
-					over(best, j, "retracted")
+					over(best, j, howRetracted)
 				}
 			}
 			if fixCue.MatchString(l.Text) {
 				for k := j + 1; k < len(lines) && lines[k].Role != RoleAssistant && lines[k].Role != RoleUser; k++ {
 					if lines[k].Role == RoleError {
-						over(j, k, "a later run failed")
+						over(j, k, howRunFailed)
 						break
 					}
 				}
