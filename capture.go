@@ -30,7 +30,8 @@ type Captured struct {
 // Capture asks the model what the session in transcriptPath decided or
 // learned since its last capture, and stores what capture.Check keeps, at
 // most max memories, as one commit with the session's id in a Mem-Session
-// trailer. It is a pass in three steps, and no writer waits on the model:
+// trailer and a Mem-Note for each mark a memory was kept against. It is a
+// pass in three steps, and no writer waits on the model:
 //
 //   - snapshot, without the store's lock: the session's progress (how far
 //     it was captured before, under <git-common-dir>/mem/capture/), the
@@ -227,6 +228,9 @@ func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capt
 		changes = append(changes, extra...)
 		taken[slug] = true
 		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: slug})
+		for _, note := range p.Notes {
+			trailers = append(trailers, gitstore.Trailer{Key: "Mem-Note", Value: slug + ": " + note})
+		}
 		written = append(written, Written{Slug: slug, Path: r.Place.Rel(r.abs(rel))})
 	}
 	if len(changes) == 0 {

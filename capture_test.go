@@ -272,3 +272,34 @@ func TestCaptureNeverSendsASecret(t *testing.T) {
 		t.Errorf("written %+v, skipped %+v", res.Written, res.Skipped)
 	}
 }
+
+// A memory kept against a mark says so in the commit: the developer's
+// decision, which the assistant's hedged summary of it got marked a
+// hypothesis, is kept, with a Mem-Note naming the mark.
+func TestCaptureNotesAMarkItKeptAgainst(t *testing.T) {
+	dir, r := captureRepo(t)
+	tr := filepath.Join(t.TempDir(), "s.jsonl")
+	appendLines(t, tr,
+		entry("user", "sess-n", "for the monthly refunds report, count refunds in the month of the original charge"),
+		entry("user", "sess-n", "no wait, count refunds in the month they were issued. finance closes each month on what was paid back in it"),
+		entry("assistant", "sess-n", "So refunds probably count in the month they were issued, because finance closes each month on what was paid back in it."),
+	)
+	a := askFunc(func(string) any {
+		return memories(capture.Proposal{Name: "Refunds count in the month they were issued", Class: "decision", Basis: "stated",
+			Description: "The refunds report counts a refund in the month it was issued",
+			Body:        "The refunds report counts refunds in the month they were issued, not the month of the original charge.",
+			Why:         "Finance closes each month on what was paid back in it.", Lines: capture.LineRefs{2, 3}})
+	})
+	res, err := r.Capture(context.Background(), a, tr, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Written) != 1 {
+		t.Fatalf("written %+v, skipped %+v", res.Written, res.Skipped)
+	}
+	msg := git(t, dir, "log", "-1", "--format=%B")
+	want := "Mem-Note: " + res.Written[0].Slug + `: "Refunds count in the month they were issued" kept though L3 is marked a hypothesis never confirmed: it says again the developer's L2`
+	if !strings.Contains(msg, want) {
+		t.Errorf("commit message lacks %q:\n%s", want, msg)
+	}
+}

@@ -26,6 +26,9 @@
 //     rests only on lines FindArcs marked overturned or unconfirmed, nor one
 //     that cites a hypothesis the session never confirmed, nor one with a
 //     sentence that restates such a line with the same polarity.
+//     A mark vetoes only where marks of its kind were measured precise,
+//     and not a statement of the developer's against the assistant's
+//     summary of it; a proposal kept against a mark says so in its Notes.
 //   - a hypothesis (basis "open") only when the developer asked for a note
 //     in the session, and then labelled an open question.
 //   - not already in the store: the caller's Searcher is asked with the
@@ -91,6 +94,10 @@ type Proposal struct {
 	// session showed it wrong or out of date; the body is then the whole
 	// corrected memory.
 	Updates string `json:"updates"`
+	// Notes are what Check kept the proposal against: a mark on a line it
+	// rests on or restates that the guard does not take as the last word
+	// (see guard.go). The caller writes them into its commit.
+	Notes []string `json:"-"`
 }
 
 // LineRefs are digest line numbers, read from numbers or from strings such

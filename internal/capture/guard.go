@@ -36,7 +36,34 @@ import (
 // kept open question or the developer's own statement (a decision said in
 // the same breath as a guess). An overturned line may be cited beside
 // others: "it is not X" rests on the line that said X.
+//
+// A mark drops a proposal only where marks of its kind were measured
+// precise (trustedMarks). Where the model's answer rests on, or restates, a
+// line whose mark is of another kind, or a proposal of what the developer
+// stated restates the assistant's summary of that statement (which a hedge
+// of the assistant's own can mark a hypothesis), the answer and the mark
+// disagree: the proposal is kept, and the disagreement is written into the
+// commit as a Mem-Note (Proposal.Notes), not dropped silently.
 const guardShared = 3
+
+// trustedMarks are the kinds of mark (markKind) the guard drops a proposal
+// on: those measured precise, at least nine in ten right, on the labelled
+// arcs of the dev sessions (TestMarksOnDevSessions, testdata/dev-arcs.json):
+//
+//	kind                                   precision   recall (of its kind)
+//	overturned: the developer rejected it  2/2         overturned 2/3
+//	overturned: retracted                  0 marks
+//	overturned: a later run failed         0 marks
+//	unconfirmed                            1/1         1/1
+//	confirmed                              1/1         1/2
+//
+// Few marks, so a kind measured on none is not trusted: its marks are
+// notes, not vetoes. Confirmed marks drop nothing; they only lift the
+// guard from a hypothesis.
+var trustedMarks = map[string]bool{
+	Overturned + ": " + howRejected: true,
+	Unconfirmed:                     true,
+}
 
 // negation finds a sentence that denies: the polarity the guard compares.
 var negation = lazyregexp.New(`(?i)\b(not|no|never|none|nothing|neither|nor|without|isn'?t|wasn'?t|aren'?t|weren'?t|doesn'?t|didn'?t|don'?t|can'?t|cannot|couldn'?t|won'?t|ruled out|rather than|instead of|red herring|disproved|refuted|wrong)\b|n't\b`)
@@ -53,6 +80,10 @@ type badStatement struct {
 	arc       Arc
 	role      string // the statement line's role
 	sentences []sentence
+	// restates is the developer's line before it that an assistant's
+	// unconfirmed statement says again (a summary of their decision, with
+	// a hedge of its own), else 0.
+	restates int
 }
 
 type sentence struct {
@@ -116,8 +147,14 @@ func newGuard(s *Session) *guard {
 		if said == nil {
 			said = spokenLines(s)
 		}
-		ss = slices.DeleteFunc(ss, func(x sentence) bool { return saidElsewhere(x, lo, hi, said) })
-		g.bad[a.Line] = badStatement{arc: a, role: l.Role, sentences: ss}
+		b := badStatement{arc: a, role: l.Role}
+		if l.Role == RoleAssistant && a.Kind == Unconfirmed {
+			// Only a hedge is the assistant's own: an overturned summary of
+			// the developer's first lean was overturned with it.
+			b.restates = restated(ss, a.Line, s.Lines)
+		}
+		b.sentences = slices.DeleteFunc(ss, func(x sentence) bool { return saidElsewhere(x, lo, hi, said) })
+		g.bad[a.Line] = b
 		g.order = append(g.order, a.Line)
 	}
 	return g
@@ -188,30 +225,80 @@ func saidElsewhere(x sentence, lo, hi int, said *spoken) bool {
 	return false
 }
 
+// restated is the last developer line before line n that says one of ss
+// again, with its polarity (as saidElsewhere compares), else 0: the
+// statement the assistant's line n summarises.
+func restated(ss []sentence, n int, lines []Line) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if l.N >= n || l.Role != RoleUser {
+			continue
+		}
+		for _, y := range sentences(l.Text) {
+			yt, yn := claimTerms(y), denies(y)
+			for _, x := range ss {
+				if k := overlap(x.terms, yt); k >= 2 && 3*k >= len(x.terms) && yn == x.negated {
+					return l.N
+				}
+			}
+		}
+	}
+	return 0
+}
+
 // denies reports the polarity of a sentence, its hedges aside ("not proven"
 // qualifies a claim, it does not deny it).
 func denies(s string) bool {
 	return negation.MatchString(strongHedge.ReplaceAllString(s, ""))
 }
 
-// check returns p, labelled when it is a kept open question, or the reason
-// it is dropped.
+// check returns p, labelled when it is a kept open question and with a
+// note for each mark it was kept against, or the reason it is dropped.
 func (g *guard) check(p Proposal) (Proposal, string) {
+	p.Notes = nil
+	note := func(n int, why string) {
+		if x := fmt.Sprintf("%q kept though %s", cutEnd(p.Name, 80), why); !slices.Contains(p.Notes, x) {
+			p.Notes = append(p.Notes, x)
+		}
+	}
+	// refutes reports whether the mark on line n drops p, noting why not
+	// when the reason is the mark's and not p's.
+	refutes := func(n int, reason string) bool {
+		b := g.bad[n]
+		switch {
+		case p.Basis == BasisStated && b.restates > 0:
+			note(n, fmt.Sprintf("L%d is marked a hypothesis never confirmed: it says again the developer's L%d, which the proposal states", n, b.restates))
+			return false
+		case !trustedMarks[markKind(b.arc)]:
+			note(n, fmt.Sprintf("it %s: a mark of a kind not measured precise (%s)", reason, markKind(b.arc)))
+			return false
+		}
+		return true
+	}
 	if len(p.Lines) > 0 && len(g.bad) > 0 {
-		all := true
+		var bad []int
 		for _, n := range p.Lines {
-			if !g.badBasis(n, p) {
-				all = false
-				break
+			if g.badBasis(n, p) {
+				bad = append(bad, n)
 			}
 		}
-		if all {
-			return p, fmt.Sprintf("rests only on %s, which the session %s", lineList(p.Lines), g.fate(p.Lines[0]))
+		if len(bad) == len(p.Lines) {
+			reason := fmt.Sprintf("rests only on %s, which the session %s", lineList(p.Lines), g.fate(p.Lines[0]))
+			dropped := true
+			for _, n := range bad {
+				dropped = refutes(n, reason) && dropped
+			}
+			if dropped {
+				return p, reason
+			}
 		}
 		if p.Basis != BasisOpen {
-			for _, n := range p.Lines {
-				if g.badBasis(n, p) && g.bad[n].arc.Kind == Unconfirmed {
-					return p, fmt.Sprintf("rests on L%d, a hypothesis the session never confirmed", n)
+			for _, n := range bad {
+				if g.bad[n].arc.Kind != Unconfirmed {
+					continue
+				}
+				if reason := fmt.Sprintf("rests on L%d, a hypothesis the session never confirmed", n); refutes(n, reason) {
+					return p, reason
 				}
 			}
 		}
@@ -242,7 +329,10 @@ func (g *guard) check(p Proposal) (Proposal, string) {
 				for _, bs := range b.sentences {
 					k := overlap(st, bs.terms)
 					if k >= guardShared && 2*k >= len(st) && 5*k >= 2*len(bs.terms) && neg == bs.negated {
-						return p, fmt.Sprintf("%q restates L%d, which the session %s", cutEnd(x, 120), n, g.fate(n))
+						if reason := fmt.Sprintf("%q restates L%d, which the session %s", cutEnd(x, 120), n, g.fate(n)); refutes(n, reason) {
+							return p, reason
+						}
+						break
 					}
 				}
 			}

@@ -198,3 +198,63 @@ func TestClaimTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardKeepsAgainstMarks holds where a mark is not the last word: the
+// assistant's summary of a decision the developer stated, which a hedge of
+// its own marks a hypothesis, and a mark of a kind not measured precise.
+// The proposal is kept, with a note that says which mark it was kept against.
+func TestGuardKeepsAgainstMarks(t *testing.T) {
+	summary := session(
+		"user: for the monthly refunds report, count refunds in the month of the original charge",
+		"user: no wait, count refunds in the month they were issued. finance closes each month on what was paid back in it",
+		"assistant: So refunds probably count in the month they were issued, because finance closes each month on what was paid back in it.",
+		"tool: Edit app/reports/refunds.py",
+	)
+	decision := Proposal{Name: "Refunds count in the month they were issued", Class: "decision", Basis: BasisStated,
+		Body: "The refunds report counts refunds in the month they were issued, not the month of the original charge.",
+		Why:  "Finance closes each month on what was paid back in it.", Lines: LineRefs{2, 3}}
+	assumed := decision
+	assumed.Basis = BasisShown
+	retracted := session(
+		"user: deploys to staging fail since friday",
+		"assistant: The deploy fails because the registry token in the CI secrets expired on friday.",
+		"tool: Bash gh secret list",
+		"out: REGISTRY_TOKEN updated 2 days ago",
+		"assistant: That rules out my first guess: the registry token in the CI secrets was renewed, so it did not expire.",
+	)
+	token := Proposal{Name: "Expired registry token breaks staging deploys", Class: "gotcha",
+		Body: "The deploy fails because the registry token in the CI secrets expired.", Lines: LineRefs{2}}
+	// The developer's first lean, summarised, then taken back.
+	lean := session(
+		"user: for the monthly refunds report, count refunds in the month of the original charge",
+		"assistant: So the report counts refunds in the month of the original charge, because that is when the sale was booked.",
+		"user: no wait, count refunds in the month they were issued",
+	)
+	first := Proposal{Name: "Refunds count in the month of the original charge", Class: "decision", Basis: BasisStated,
+		Body: "The refunds report counts refunds in the month of the original charge.", Lines: LineRefs{1}}
+	tests := []struct {
+		name  string
+		lines []Line
+		p     Proposal
+		note  string // "" for dropped
+	}{
+		{"the developer's first lean, summarised and taken back", lean, first, ""},
+		{"the developer's decision, summarised with a hedge", summary, decision, "L3 is marked a hypothesis never confirmed: it says again the developer's L2"},
+		{"the same summary taken as shown", summary, assumed, ""},
+		{"a retracted claim, a mark not measured precise", retracted, token, "a mark of a kind not measured precise (overturned: retracted)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			arcs := FindArcs(tt.lines)
+			keep, skipped := Check([]Proposal{tt.p}, Input{Session: &Session{Lines: tt.lines, Arcs: arcs}})
+			switch {
+			case tt.note == "" && len(keep) != 0:
+				t.Errorf("kept against the marks %s: %+v", arcString(arcs), keep[0])
+			case tt.note != "" && len(keep) != 1:
+				t.Errorf("dropped (marks: %s): %+v", arcString(arcs), skipped)
+			case tt.note != "" && !slices.ContainsFunc(keep[0].Notes, func(n string) bool { return strings.Contains(n, tt.note) }):
+				t.Errorf("kept with notes %q; want one saying %q", keep[0].Notes, tt.note)
+			}
+		})
+	}
+}

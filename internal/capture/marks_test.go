@@ -172,7 +172,9 @@ func readArcLabels(t *testing.T, path string) map[string]struct{ Arcs []arcLabel
 // TestMarksOnDevSessions measures FindArcs' marks against the arcs labelled
 // in the dev sessions (testdata/dev-arcs.json, lines of
 // ../shared/eval/capture/d0N.jsonl), per kind; go test -v logs the table.
-// The floors hold the figures.
+// The guard drops a proposal on a kind of mark (trustedMarks) only where
+// marks of that kind are measured precise here: the test holds that, and
+// floors on the figures.
 func TestMarksOnDevSessions(t *testing.T) {
 	dir := shared.Need(t, "eval", "capture")
 	counts := measureMarks(t, dir, readArcLabels(t, filepath.Join("testdata", "dev-arcs.json")))
@@ -189,6 +191,16 @@ func TestMarksOnDevSessions(t *testing.T) {
 		}
 		if c.onStated > 0 {
 			t.Errorf("%s marks on %d lines that state a decision", k, c.onStated)
+		}
+	}
+	for _, k := range []string{markKind(Arc{Kind: Overturned, How: howRejected}), markKind(Arc{Kind: Overturned, How: howRetracted}),
+		markKind(Arc{Kind: Overturned, How: howRunFailed}), Unconfirmed} {
+		c := counts[k]
+		if h := counts["by "+k]; h != nil {
+			c = h
+		}
+		if precise := c.marks > 0 && 10*c.right >= 9*c.marks; precise != trustedMarks[k] {
+			t.Errorf("the guard trusts %q marks: %v; measured %d right of %d", k, trustedMarks[k], c.right, c.marks)
 		}
 	}
 }
