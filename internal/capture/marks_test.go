@@ -204,3 +204,16 @@ func TestMarksOnDevSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestMarksOnLongSessions measures the marks on the long sessions capture
+// was not tuned on (testdata/long, their labels' "arcs"), for the record:
+// nothing here was fitted to them, so no floor either, only labels that
+// name lines the digest shows.
+func TestMarksOnLongSessions(t *testing.T) {
+	dir := filepath.Join("testdata", "long")
+	path := filepath.Join(dir, "labels.json")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("skipping: no long sessions at %s", dir)
+	}
+	t.Logf("FindArcs on the long sessions:\n%s", markTable(measureMarks(t, dir, readArcLabels(t, path))))
+}

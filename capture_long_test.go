@@ -1,0 +1,146 @@
+package mem_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/secrets"
+)
+
+// longDir holds the long sessions capture was not tuned on: s1-s3.jsonl,
+// the store they were captured into (store/), their labels (labels.json,
+// the dev labels' shape with "stale", the store memories each session
+// shows out of date, and "arcs", see internal/capture's marks test) and
+// the recorded answers to their prompts (cassette.jsonl, when recorded).
+var longDir = filepath.Join("internal", "capture", "testdata", "long")
+
+// LongCassetteEnv names a cassette of answers to the long sessions'
+// prompts in place of longDir's cassette.jsonl.
+const LongCassetteEnv = "MEM_CAPTURE_LONG_CASSETTE"
+
+type longLabels struct {
+	sessionLabels
+	Stale json.RawMessage `json:"stale"` // a slug, or a list of them
+}
+
+// staleSlugs reads "stale" as one slug or a list.
+func (l longLabels) staleSlugs(t *testing.T) []string {
+	t.Helper()
+	if len(l.Stale) == 0 || string(l.Stale) == "null" {
+		return nil
+	}
+	var one string
+	if json.Unmarshal(l.Stale, &one) == nil {
+		if one == "" {
+			return nil
+		}
+		return []string{one}
+	}
+	var many []string
+	if err := json.Unmarshal(l.Stale, &many); err != nil {
+		t.Fatalf("labels: stale is neither a slug nor a list of slugs: %s", l.Stale)
+	}
+	return many
+}
+
+// promptsSeen is an Asker that keeps every prompt it passes on.
+type promptsSeen struct {
+	model.Asker
+	mu      sync.Mutex
+	prompts []string
+}
+
+func (p *promptsSeen) Ask(ctx context.Context, prompt string, out any) error {
+	p.mu.Lock()
+	p.prompts = append(p.prompts, prompt)
+	p.mu.Unlock()
+	return p.Asker.Ask(ctx, prompt, out)
+}
+
+// TestCaptureLongSessions captures each long session into a repository
+// holding longDir's store, replaying a real model's recorded answers to the
+// exact prompts mem capture sends, and judges what it wrote as the dev
+// sessions are judged: every truth kept, no refuted or unconfirmed belief
+// stated as true, no repeat of the store; and besides, each stale memory
+// superseded, and no secret in a prompt or a memory. A session whose prompt
+// the cassette does not hold is skipped: its prompt is not recorded.
+func TestCaptureLongSessions(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(longDir, "labels.json"))
+	if os.IsNotExist(err) {
+		t.Skipf("skipping: no long sessions at %s", longDir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels map[string]longLabels
+	if err := json.Unmarshal(raw, &labels); err != nil {
+		t.Fatalf("%s: %v", filepath.Join(longDir, "labels.json"), err)
+	}
+	cassette := os.Getenv(LongCassetteEnv)
+	if cassette == "" {
+		cassette = filepath.Join(longDir, "cassette.jsonl")
+	}
+	if _, err := os.Stat(cassette); err != nil {
+		t.Skipf("skipping: prompt not recorded: no answers to the long sessions' prompts at %s (set %s to a cassette of {\"sha256\",\"answer\"} lines, or commit one there)", cassette, LongCassetteEnv)
+	}
+	c, err := modeltest.LoadCassette(cassette)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := filepath.Abs(filepath.Join(longDir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(labels))
+	for name := range labels {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var table []string
+	defer func() {
+		t.Logf("capture on the long sessions, replayed from %s:\n%s", cassette, strings.Join(table, "\n"))
+	}()
+	for _, name := range names {
+		lab := labels[name]
+		t.Run(name, func(t *testing.T) {
+			repo, r := evalRepo(t, store)
+			seen := &promptsSeen{Asker: c}
+			res, texts := captureOnce(t, repo, r, seen, filepath.Join(longDir, name))
+			for _, p := range seen.prompts {
+				if fs := secrets.Scan(p); len(fs) > 0 {
+					t.Errorf("the prompt shows the model %s", fs[0].Pattern)
+				}
+			}
+			entries, _, err := r.List(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			updated := 0
+			stale := lab.staleSlugs(t)
+			for _, slug := range stale {
+				i := slices.IndexFunc(entries, func(e mem.Entry) bool { return e.Slug == slug })
+				switch {
+				case i < 0:
+					t.Errorf("labels: the stale memory %s is not in the store", slug)
+				case entries[i].SupersededBy == "":
+					t.Errorf("the stale memory %s is not superseded", slug)
+				default:
+					updated++
+				}
+			}
+			truths, wrong, dups := judgeSession(t, r, lab.sessionLabels, res.Written, texts)
+			table = append(table, fmt.Sprintf("%s  %v  truths %d/%d  refuted or unconfirmed stored %d/%d  stale superseded %d/%d  repeats of the store %d  masked %d",
+				name, outcomeOf(res), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), updated, len(stale), dups, res.Masked))
+		})
+	}
+}
