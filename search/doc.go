@@ -62,7 +62,10 @@
 // only when the prompt meets a word (or a synonym) of its name,
 // description or tags, or two words of one of its aliases: a body that
 // shares words with a prompt is not enough. A section of a MEMORY.md,
-// which has no description, is judged by its body.
+// which has no description, is judged by its body. A path the prompt names
+// is one thing: a memory gets the best of its terms (the path, its file
+// name, its words), not their sum, unless two of them are in the memory's
+// summary.
 // A document's score is normalised by the query's best possible score (the
 // idf mass of its three best terms, synonyms left out, plus a constant that
 // short queries must make up for, and a fifth of the mass of a long

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -435,7 +436,49 @@ func (ix *Index) termStats(q Query, p *params) (stats []termStat, unseenMass flo
 	if len(stats) == 0 {
 		return nil, unseenMass
 	}
-	return ix.withPostings(capTerms(stats)), unseenMass
+	stats = ix.withPostings(capTerms(stats))
+	pathGroups(stats)
+	return stats, unseenMass
+}
+
+// pathGroup is the first group number of a path (pathGroups), above any
+// the thesaurus gives.
+const pathGroup = 1 << 24
+
+// pathGroups makes each path the prompt names one group: the path, its file
+// name, the words split from it and their synonyms
+// ("src/features/intake/ReviewScreen.tsx": src, featur, intak, review,
+// screen). A prompt that names a file names one thing, and its directories'
+// words summed matched any memory about a file under them: "fix the typo in
+// booking-svc/src/main/resources/messages.properties" found the rule on
+// migrations under src/main/resources. An identifier that is not a path
+// ("atlas-api") is a name whose words are what it is about, and stays
+// apart. See accumulate for what a group scores.
+func pathGroups(stats []termStat) {
+	ids := map[string]int{}
+	for i := range stats {
+		st := &stats[i]
+		path := st.whole
+		if path == "" && st.entity {
+			path = st.term
+		}
+		if !st.prompt || !strings.ContainsAny(path, "/\\") {
+			continue
+		}
+		id, ok := ids[path]
+		if !ok {
+			id = pathGroup + len(ids)
+			ids[path] = id
+		}
+		if synonyms := st.group; synonyms > 0 && synonyms < pathGroup {
+			for j := range stats {
+				if stats[j].group == synonyms {
+					stats[j].group = id
+				}
+			}
+		}
+		st.group = id
+	}
 }
 
 // maxPrevious is how many terms of the previous turn a query keeps: its
@@ -482,7 +525,11 @@ func capTerms(stats []termStat) []termStat {
 // (name, description, tags) contain. phrases says which aliases of each
 // document are met in two words or more (see phrases). A term and its thesaurus expansions form a group:
 // a document gets the best of the group's contributions, not their sum, so
-// a synonym stands in for a word and never counts as extra evidence. Groups
+// a synonym stands in for a word and never counts as extra evidence. So
+// does a path (pathGroups), unless two of its own terms are in the
+// document's summary: then the path names what the memory is about
+// ("components/ui/Select.tsx" and "UI components need stories"), as two
+// words of an alias make a phrase, and its terms add up. Groups
 // are gathered one at a time in one scratch array, reset through the list
 // of documents they reached: a store of 10,000 memories would otherwise
 // allocate and page in a score array per group on every prompt.
@@ -513,7 +560,13 @@ func (ix *Index) accumulate(stats []termStat, phrases []uint8, scores, cov []flo
 	best := make([]float32, ix.nDocs)
 	bestCov := make([]float32, ix.nDocs)
 	reached := make([]int32, 0, ix.nDocs) // a large buffer's untouched pages cost nothing
+	var sum []float32                     // a path's own terms' contributions, summed
+	var inSummary []uint8                 // how many of them are in the summary
+	if slices.ContainsFunc(order, func(g int) bool { return g >= pathGroup }) {
+		sum, inSummary = make([]float32, ix.nDocs), make([]uint8, ix.nDocs)
+	}
 	for _, g := range order {
+		path := g >= pathGroup
 		for _, i := range members[g] {
 			st := stats[i]
 			ix.contributions(st, phrases, touched, p, func(doc int, s float64, summary bool) {
@@ -524,13 +577,25 @@ func (ix *Index) accumulate(stats []termStat, phrases []uint8, scores, cov []flo
 				if summary && st.prompt {
 					bestCov[doc] = max(bestCov[doc], float32(st.weight*st.idf))
 				}
+				if path && !st.expansion {
+					sum[doc] += float32(s)
+					if summary {
+						inSummary[doc]++
+					}
+				}
 			})
 		}
 		for _, doc := range reached {
+			if path && inSummary[doc] >= 2 {
+				best[doc] = max(best[doc], sum[doc])
+			}
 			scores[doc] += best[doc]
 			best[doc] = 0
 			cov[doc] += bestCov[doc]
 			bestCov[doc] = 0
+			if path {
+				sum[doc], inSummary[doc] = 0, 0
+			}
 		}
 		reached = reached[:0]
 	}

@@ -374,6 +374,26 @@ func TestPastedSQLIsCode(t *testing.T) {
 	})
 }
 
+// A path a prompt names is one thing: its directories' words do not add
+// up to a match with every memory about a file under them, unless two of
+// them are what a memory's summary is about.
+func TestPathIsOneThing(t *testing.T) {
+	var docs []Doc
+	for i := range 400 {
+		docs = append(docs, doc(fmt.Sprintf("filler-%d", i), fmt.Sprintf("Note %d on lunch orders", i), "who orders the team lunch", "fact", "Order on Thursdays."))
+	}
+	docs = append(docs,
+		doc("flyway-immutable", "Applied Flyway scripts are immutable", "Never edit a booking migration once it has been applied", "rule", "They live in booking-svc/src/main/resources/db/migration; add a new versioned script instead."),
+		doc("intake-templates", "Intake form templates", "Each clinic's intake form is built from a template", "fact", "Templates live in src/features/intake/templates/, one per clinic; the review screen reads them."),
+		doc("ui-stories", "UI components need stories", "New shared components need a Storybook story before merge", "rule", "Any component in atlas-web/src/components/ui/ needs one."))
+	wantFirst(t, Build(docs), []firstCase{
+		{"fix typo 'Appointmnet' in booking-svc/src/main/resources/messages.properties", ""},
+		{"remove the leftover console.log calls in src/features/intake/ReviewScreen.tsx", ""},
+		{"added a date picker to components/ui/DatePicker.tsx", "ui-stories"},
+		{"can I edit an applied flyway migration?", "flyway-immutable"},
+	})
+}
+
 var fixtureNow = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
 func fixtureDocs(t testing.TB) []Doc {
