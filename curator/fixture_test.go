@@ -34,7 +34,25 @@ type storeLabels struct {
 // fixture loads ../shared/eval/store and its labels, or skips the test.
 func fixture(t testing.TB) ([]Memory, storeLabels) {
 	t.Helper()
-	dir := shareddata.Need(t, "eval", "store")
+	mems, l := loadStore(t, shareddata.Need(t, "eval", "store"), shareddata.Path("eval", "store-labels.json"))
+	// The tests check each kind of label in turn; one that read nothing
+	// would pass without checking anything.
+	for what, n := range map[string]int{
+		"memories": len(mems), "identical_dupes": len(l.Identical), "near_dupes": len(l.Near),
+		"supersedes": len(l.Supersedes), "false_contradictions": len(l.Traps),
+		"dead_paths": len(l.DeadPaths), "live_paths": len(l.LivePaths),
+	} {
+		if n == 0 {
+			t.Fatalf("the evaluation store has no %s", what)
+		}
+	}
+	return mems, l
+}
+
+// loadStore reads the memories of dir (MEMORY.md aside) and the labels of
+// the file labels.
+func loadStore(t testing.TB, dir, labels string) ([]Memory, storeLabels) {
+	t.Helper()
 	var mems []Memory
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || d.Name() == "MEMORY.md" {
@@ -55,23 +73,12 @@ func fixture(t testing.TB) ([]Memory, storeLabels) {
 		t.Fatal(err)
 	}
 	var l storeLabels
-	b, err := os.ReadFile(shareddata.Path("eval", "store-labels.json"))
+	b, err := os.ReadFile(labels)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(b, &l); err != nil {
 		t.Fatal(err)
-	}
-	// The tests check each kind of label in turn; one that read nothing
-	// would pass without checking anything.
-	for what, n := range map[string]int{
-		"memories": len(mems), "identical_dupes": len(l.Identical), "near_dupes": len(l.Near),
-		"supersedes": len(l.Supersedes), "false_contradictions": len(l.Traps),
-		"dead_paths": len(l.DeadPaths), "live_paths": len(l.LivePaths),
-	} {
-		if n == 0 {
-			t.Fatalf("the evaluation store has no %s", what)
-		}
 	}
 	return mems, l
 }

@@ -112,9 +112,13 @@ type Miss struct {
 const missRanks = 50
 
 // Run searches every case as the prompt hook does, injecting at most
-// search.MaxInjected results, and scores them (Score). A miss that expected
-// a memory says where it ranked with the threshold off.
+// search.MaxInjected results, and scores them (Score). An expected memory
+// the store marks superseded is answered by its successor too (WithSuccessors):
+// after curation the newer memory, which folded the older one in, is the
+// right answer. A miss that expected a memory says where it ranked with the
+// threshold off.
 func Run(ix *search.Index, cases []Case, now time.Time) Report {
+	cases = WithSuccessors(cases, ix.Docs())
 	queries := make([]search.Query, len(cases))
 	got := make([][]string, len(cases))
 	for i, c := range cases {
@@ -240,6 +244,32 @@ func WithDuplicates(cases []Case, l Labels) []Case {
 				if !slices.Contains(expect, d) {
 					expect = append(expect, d)
 				}
+			}
+		}
+		c.Expect = expect
+		out[i] = c
+	}
+	return out
+}
+
+// WithSuccessors returns cases with each expected memory's successor (the
+// memory it is superseded by, and that one's, in docs) expected too.
+func WithSuccessors(cases []Case, docs []search.Doc) []Case {
+	next := map[string]string{}
+	for _, d := range docs {
+		if d.SupersededBy != "" {
+			next[d.Slug] = d.SupersededBy
+		}
+	}
+	if len(next) == 0 {
+		return cases
+	}
+	out := make([]Case, len(cases))
+	for i, c := range cases {
+		expect := slices.Clone(c.Expect)
+		for _, e := range c.Expect {
+			for s, ok := next[e]; ok && !slices.Contains(expect, s); s, ok = next[s] {
+				expect = append(expect, s)
 			}
 		}
 		c.Expect = expect

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -248,4 +249,27 @@ func loadStore(t *testing.T, dir string) []search.Doc {
 		docs = append(docs, m.Document(strings.TrimSuffix(name, ".md"), ".claude/agent-memory/"+name, "project"))
 	}
 	return docs
+}
+
+// After curation a superseded memory's successor answers a prompt that
+// expected it, through a chain of supersessions too.
+func TestSuccessorsAnswerForTheirSources(t *testing.T) {
+	ix := search.Build([]search.Doc{
+		{Slug: "cadence-biweekly", Name: "Patch cadence every other Tuesday", Class: "fact", SupersededBy: "cadence-three-weekly"},
+		{Slug: "cadence-three-weekly", Name: "Patch cadence every third Thursday", Class: "fact", SupersededBy: "cadence-monthly"},
+		{Slug: "cadence-monthly", Name: "Patch cadence once a month", Class: "fact"},
+		{Slug: "other", Name: "Unrelated note", Class: "fact"},
+	})
+	cases := []Case{{ID: "a", Prompt: "p", Expect: []string{"cadence-biweekly"}}, {ID: "b", Prompt: "q", Expect: []string{"other"}}}
+	got := WithSuccessors(cases, ix.Docs())
+	if want := []string{"cadence-biweekly", "cadence-three-weekly", "cadence-monthly"}; !slices.Equal(got[0].Expect, want) {
+		t.Errorf("expected %v, want %v", got[0].Expect, want)
+	}
+	if !slices.Equal(got[1].Expect, []string{"other"}) || !slices.Equal(cases[0].Expect, []string{"cadence-biweekly"}) {
+		t.Errorf("a memory nobody superseded gained successors, or the cases were changed in place: %v, %v", got[1].Expect, cases[0].Expect)
+	}
+	r := Run(ix, []Case{{ID: "c", Prompt: "patch cadence once a month", Expect: []string{"cadence-biweekly"}}}, time.Now())
+	if r.HitAt2 != 1 {
+		t.Errorf("the successor found did not answer for its source: %s", r.Figures())
+	}
 }
