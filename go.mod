@@ -9,11 +9,16 @@ require (
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/jsonschema-go v0.4.3
-	github.com/kljensen/snowball v0.10.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/yuin/goldmark v1.8.7
 	gopkg.in/yaml.v3 v3.0.1
+)
+
+// Only the tests use these: the maintained libraries that search's stemmer
+// and internal/shell's lexer are held to (see their package docs).
+require (
+	github.com/kljensen/snowball v0.10.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
