@@ -153,4 +153,3 @@ func judgeRecorded(t *testing.T, store string, mems []Memory, l storeLabels, opt
 		t.Errorf("resolved %d of %d, below the %d the recorded answers resolved", resolved, want, floor)
 	}
 }
-
