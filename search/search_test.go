@@ -360,10 +360,7 @@ func TestParseQueryBarePastes(t *testing.T) {
 // ("running it on prod now"). Weighed as prose, the statement's identifiers
 // put the note on cents first.
 func TestPastedSQLIsCode(t *testing.T) {
-	var docs []Doc
-	for i := range 20 {
-		docs = append(docs, doc(fmt.Sprintf("filler-%d", i), fmt.Sprintf("Note %d on lunch orders", i), "who orders the team lunch", "fact", "Order on Thursdays."))
-	}
+	docs := fillers(20, "")
 	docs = append(docs,
 		doc("money-in-cents", "Money as integer cents", "Every price column (pass_types.price_cents, bookings.amount_cents) holds integer cents", "rule", "Never floats; format prices at the edge."),
 		doc("prod-data-fixes", "Prod data fixes need review", "One-off data fixes are reviewed SQL files in infra/ops-sql", "rule", "Sam or Theo runs them on prod, never the author."))
@@ -378,10 +375,7 @@ func TestPastedSQLIsCode(t *testing.T) {
 // up to a match with every memory about a file under them, unless two of
 // them are what a memory's summary is about.
 func TestPathIsOneThing(t *testing.T) {
-	var docs []Doc
-	for i := range 400 {
-		docs = append(docs, doc(fmt.Sprintf("filler-%d", i), fmt.Sprintf("Note %d on lunch orders", i), "who orders the team lunch", "fact", "Order on Thursdays."))
-	}
+	docs := fillers(400, "")
 	docs = append(docs,
 		doc("flyway-immutable", "Applied Flyway scripts are immutable", "Never edit a booking migration once it has been applied", "rule", "They live in booking-svc/src/main/resources/db/migration; add a new versioned script instead."),
 		doc("intake-templates", "Intake form templates", "Each clinic's intake form is built from a template", "fact", "Templates live in src/features/intake/templates/, one per clinic; the review screen reads them."),
@@ -430,14 +424,6 @@ func TestSearchFixtures(t *testing.T) {
 // body or aliases alone, except a section of a MEMORY.md, which has no
 // description.
 func TestAliasesAndSummary(t *testing.T) {
-	// filler is n memories about lunch that also use word.
-	filler := func(n int, word string) []Doc {
-		var docs []Doc
-		for i := range n {
-			docs = append(docs, doc(fmt.Sprintf("filler-%d", i), fmt.Sprintf("Note %d on lunch orders", i), "who orders the team lunch, "+word, "fact", "Order on Thursdays."))
-		}
-		return docs
-	}
 	// Two memories a prompt about the schedule page's error copy meets
 	// about as well, the second through its alias (see the close call).
 	scattered := doc("scattered", "Schedule page", "How the class schedule page is built", "fact", "It loads in parts.")
@@ -455,7 +441,7 @@ func TestAliasesAndSummary(t *testing.T) {
 			// met by a single word. A tie without the phrase rule; the
 			// first is listed first, so it would win the tie.
 			name: "an alias met as a phrase",
-			docs: append(filler(20, "desk"),
+			docs: append(fillers(20, "desk"),
 				withAliases(doc("spread", "Deploy freeze", "No deploys in December", "rule", "Ask Sam."), "actual freeze date", "last day ship"),
 				withAliases(doc("phrase", "Deploy freeze", "No deploys in December", "rule", "Ask Sam."), "actual last day ship", "freeze date")),
 			prompt: "what's the actual last day to deploy",
@@ -468,7 +454,7 @@ func TestAliasesAndSummary(t *testing.T) {
 			// two words of the prompt. Counted by terms, the first would
 			// win on its rarer terms.
 			name: "an identifier is one word of a phrase",
-			docs: append(filler(20, "build"),
+			docs: append(fillers(20, "build"),
 				withAliases(doc("entity", "Frontend builds", "How the web app is built", "fact", "Run pnpm build."), "larkspur-atlas-web homepage"),
 				withAliases(doc("words", "Frontend builds", "How the web app is built", "fact", "Run pnpm build."), "slow ci runs")),
 			prompt: "the larkspur-atlas-web build is slow on ci",
@@ -479,7 +465,7 @@ func TestAliasesAndSummary(t *testing.T) {
 			// three of the four words of the second's alias, and none of
 			// the first's. Without the rule the first stays first.
 			name:   "an alias the prompt restates decides a close call",
-			docs:   append(filler(20, "page"), withAliases(scattered, "weekly class calendar"), restated),
+			docs:   append(fillers(20, "page"), withAliases(scattered, "weekly class calendar"), restated),
 			prompt: "what should the schedule page say when it fails to load",
 			want:   "restated",
 		},
@@ -487,27 +473,27 @@ func TestAliasesAndSummary(t *testing.T) {
 			// The same, but the first has no aliases (not enriched yet):
 			// that is no evidence against it.
 			name:   "a memory without aliases is not judged by them",
-			docs:   append(filler(20, "page"), scattered, restated),
+			docs:   append(fillers(20, "page"), scattered, restated),
 			prompt: "what should the schedule page say when it fails to load",
 			want:   "scattered",
 		},
 		{
 			name: "an alias met as a phrase is enough",
-			docs: append(filler(20, "desk"), withAliases(doc("vat", "Spanish VAT rounds per line", "VAT is rounded per order line", "gotcha",
+			docs: append(fillers(20, "desk"), withAliases(doc("vat", "Spanish VAT rounds per line", "VAT is rounded per order line", "gotcha",
 				"Rounding the total is off by a cent."), "my basket is a penny short")),
 			prompt: "the basket is a penny short again",
 			want:   "vat",
 		},
 		{
 			name: "a body match without a summary match",
-			docs: append(filler(20, "desk"), doc("connect", "Studios are Connect accounts", "Each studio is a Connect Express account", "fact",
+			docs: append(fillers(20, "desk"), doc("connect", "Studios are Connect accounts", "Each studio is a Connect Express account", "fact",
 				"Stripe's processing fee is borne by the studio.")),
 			prompt: "who pays the stripe processing fee",
 			want:   "",
 		},
 		{
 			name: "a MEMORY.md section is judged by its body",
-			docs: append(filler(20, "desk"), Doc{Slug: "MEMORY.md#L3", Path: "MEMORY.md", Name: "Payments", Class: "fact", Line: 3,
+			docs: append(fillers(20, "desk"), Doc{Slug: "MEMORY.md#L3", Path: "MEMORY.md", Name: "Payments", Class: "fact", Line: 3,
 				Body: "- Stripe's processing fee is borne by the studio."}),
 			prompt: "who pays the stripe processing fee",
 			want:   "MEMORY.md#L3",
@@ -532,6 +518,21 @@ func TestAliasesAndSummary(t *testing.T) {
 func withAliases(d Doc, aliases ...string) Doc { d.Aliases = aliases; return d }
 
 // doc is a memory of a test's own store.
+// fillers is n memories about the team's lunch, whose descriptions also
+// use word when it is not empty: a store for a test's memories to stand
+// out from.
+func fillers(n int, word string) []Doc {
+	description := "who orders the team lunch"
+	if word != "" {
+		description += ", " + word
+	}
+	var docs []Doc
+	for i := range n {
+		docs = append(docs, doc(fmt.Sprintf("filler-%d", i), fmt.Sprintf("Note %d on lunch orders", i), description, "fact", "Order on Thursdays."))
+	}
+	return docs
+}
+
 func doc(slug, name, description, class, body string) Doc {
 	return Doc{Slug: slug, Path: slug + ".md", Name: name, Description: description, Class: class, Body: body}
 }

@@ -256,7 +256,7 @@ func denies(s string) bool {
 // note for each mark it was kept against, or the reason it is dropped.
 func (g *guard) check(p Proposal) (Proposal, string) {
 	p.Notes = nil
-	note := func(n int, why string) {
+	note := func(why string) {
 		if x := fmt.Sprintf("%q kept though %s", cutEnd(p.Name, 80), why); !slices.Contains(p.Notes, x) {
 			p.Notes = append(p.Notes, x)
 		}
@@ -267,10 +267,10 @@ func (g *guard) check(p Proposal) (Proposal, string) {
 		b := g.bad[n]
 		switch {
 		case p.Basis == BasisStated && b.restates > 0:
-			note(n, fmt.Sprintf("L%d is marked a hypothesis never confirmed: it says again the developer's L%d, which the proposal states", n, b.restates))
+			note(fmt.Sprintf("L%d is marked a hypothesis never confirmed: it says again the developer's L%d, which the proposal states", n, b.restates))
 			return false
 		case !trustedMarks[markKind(b.arc)]:
-			note(n, fmt.Sprintf("it %s: a mark of a kind not measured precise (%s)", reason, markKind(b.arc)))
+			note(fmt.Sprintf("it %s: a mark of a kind not measured precise (%s)", reason, markKind(b.arc)))
 			return false
 		}
 		return true

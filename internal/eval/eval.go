@@ -150,11 +150,9 @@ func Score(cases []Case, got [][]string) Report {
 	var topical, hit1, hit2, quiet, silentCases, injected, relevant int
 	for i, c := range cases {
 		got := got[i]
-		expected := func(s string) bool { return slices.Contains(c.Expect, s) }
-		onTopic := func(s string) bool { return expected(s) || slices.Contains(c.OK, s) }
 		injected += len(got)
 		for _, g := range got {
-			if onTopic(g) {
+			if c.onTopic(g) {
 				relevant++
 			}
 		}
@@ -166,7 +164,7 @@ func Score(cases []Case, got [][]string) Report {
 			}
 		} else {
 			topical++
-			if len(got) > 0 && expected(got[0]) {
+			if len(got) > 0 && c.expects(got[0]) {
 				hit1++
 			}
 			if point == 1 {
@@ -191,20 +189,24 @@ func Score(cases []Case, got [][]string) Report {
 // where none is needed or for only wrong memories, 0 for silence on a
 // topical prompt.
 func points(c Case, got []string) int {
-	expected := func(s string) bool { return slices.Contains(c.Expect, s) }
-	onTopic := func(s string) bool { return expected(s) || slices.Contains(c.OK, s) }
 	switch {
-	case len(c.Expect) == 0 && slices.ContainsFunc(got, func(s string) bool { return !onTopic(s) }):
+	case len(c.Expect) == 0 && slices.ContainsFunc(got, func(s string) bool { return !c.onTopic(s) }):
 		return -1
 	case len(c.Expect) == 0:
 		return 1
-	case slices.ContainsFunc(got[:min(2, len(got))], expected):
+	case slices.ContainsFunc(got[:min(2, len(got))], c.expects):
 		return 1
-	case len(got) > 0 && !slices.ContainsFunc(got, expected):
+	case len(got) > 0 && !slices.ContainsFunc(got, c.expects):
 		return -1
 	}
 	return 0
 }
+
+// expects reports whether slug is a memory the case expects.
+func (c Case) expects(slug string) bool { return slices.Contains(c.Expect, slug) }
+
+// onTopic reports whether slug is expected or plainly on topic (ok).
+func (c Case) onTopic(slug string) bool { return c.expects(slug) || slices.Contains(c.OK, slug) }
 
 // Labels are what a store's labels file (store-labels.json) says of its
 // memories that scoring needs: the pairs that say the same thing.
@@ -236,20 +238,7 @@ func WithDuplicates(cases []Case, l Labels) []Case {
 		dupes[p[0]] = append(dupes[p[0]], p[1])
 		dupes[p[1]] = append(dupes[p[1]], p[0])
 	}
-	out := make([]Case, len(cases))
-	for i, c := range cases {
-		expect := slices.Clone(c.Expect)
-		for _, e := range c.Expect {
-			for _, d := range dupes[e] {
-				if !slices.Contains(expect, d) {
-					expect = append(expect, d)
-				}
-			}
-		}
-		c.Expect = expect
-		out[i] = c
-	}
-	return out
+	return widen(cases, func(slug string) []string { return dupes[slug] })
 }
 
 // WithSuccessors returns cases with each expected memory's successor (the
@@ -264,12 +253,25 @@ func WithSuccessors(cases []Case, docs []search.Doc) []Case {
 	if len(next) == 0 {
 		return cases
 	}
+	return widen(cases, func(slug string) (chain []string) {
+		for s, ok := next[slug]; ok && !slices.Contains(chain, s) && s != slug; s, ok = next[s] {
+			chain = append(chain, s)
+		}
+		return chain
+	})
+}
+
+// widen returns cases with the memories also(e) expected beside each
+// expected memory e, once each; cases is not changed.
+func widen(cases []Case, also func(string) []string) []Case {
 	out := make([]Case, len(cases))
 	for i, c := range cases {
 		expect := slices.Clone(c.Expect)
 		for _, e := range c.Expect {
-			for s, ok := next[e]; ok && !slices.Contains(expect, s); s, ok = next[s] {
-				expect = append(expect, s)
+			for _, a := range also(e) {
+				if !slices.Contains(expect, a) {
+					expect = append(expect, a)
+				}
 			}
 		}
 		c.Expect = expect

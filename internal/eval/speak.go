@@ -18,6 +18,7 @@ type Sample struct {
 
 // Samples searches every case as Run does, as if the search always spoke.
 func Samples(ix *search.Index, cases []Case, now time.Time) []Sample {
+	cases = WithSuccessors(cases, ix.Docs())
 	out := make([]Sample, len(cases))
 	for i, c := range cases {
 		s := &out[i]
@@ -30,7 +31,7 @@ func Samples(ix *search.Index, cases []Case, now time.Time) []Sample {
 	return out
 }
 
-// numFeatures is the length of Signals.Features.
+// numFeatures is how many Features a SpeakModel weighs.
 const numFeatures = 11
 
 // Features are the signals as a SpeakModel weighs them: counts on a log
