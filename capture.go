@@ -10,7 +10,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/capture"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -46,7 +46,7 @@ type Captured struct {
 //
 // The session's progress advances once the model has answered, whatever it
 // proposed, so a session is never sent twice.
-func (r *Repo) Capture(ctx context.Context, a model.Asker, transcriptPath string, max int) (Captured, error) {
+func (r *Repo) Capture(ctx context.Context, a modelcmd.Asker, transcriptPath string, max int) (Captured, error) {
 	dir := filepath.Join(r.files.StateDir(), "capture")
 	prog, err := capture.LoadProgress(dir, transcriptPath)
 	if err != nil {

@@ -14,10 +14,10 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/capture"
-	"github.com/mem-dev/mem/internal/model"
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/internal/secrets"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -54,7 +54,7 @@ func captureCassette(t *testing.T, env, name string) string {
 		}
 		return p
 	}
-	p := shared.Path("cassettes", name, "cassette.jsonl")
+	p := shareddata.Path("cassettes", name, "cassette.jsonl")
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("skipping: no recorded answers to capture's prompts: set %s to a cassette, or put one at %s (../shared/cassettes/README.md says how they are recorded)", env, p)
 	}
@@ -63,10 +63,10 @@ func captureCassette(t *testing.T, env, name string) string {
 
 // replayRunner is the real model runner with the cassette's replay as its
 // command.
-func replayRunner(t *testing.T, cassette string) *model.Runner {
+func replayRunner(t *testing.T, cassette string) *modelcmd.Runner {
 	t.Helper()
 	t.Setenv("MEM_CASSETTE", cassette)
-	return &model.Runner{Command: []string{shared.Need(t, "cassettes", "replay")}}
+	return &modelcmd.Runner{Command: []string{shareddata.Need(t, "cassettes", "replay")}}
 }
 
 // evalRepo is a git repository holding src (a store, or nothing when src is
@@ -187,7 +187,7 @@ func (o outcome) String() string {
 // every capture must hold: one commit for all it wrote, with the session in
 // a trailer, and no secret in what it wrote. It returns the written
 // memories' files.
-func captureOnce(t *testing.T, dir string, r *mem.Repo, runner model.Asker, transcript string) (mem.Captured, []string) {
+func captureOnce(t *testing.T, dir string, r *mem.Repo, runner modelcmd.Asker, transcript string) (mem.Captured, []string) {
 	t.Helper()
 	before := strings.TrimSpace(git(t, dir, "rev-list", "--count", "--all"))
 	res, err := r.Capture(context.Background(), runner, transcript, 0)
@@ -238,8 +238,8 @@ func atoi(t *testing.T, s string) int {
 // into, and their labels.
 func devSessions(t *testing.T) (dir, store string, labels captureLabels) {
 	t.Helper()
-	dir = shared.Need(t, "eval", "capture")
-	store = shared.Need(t, "eval", "store")
+	dir = shareddata.Need(t, "eval", "capture")
+	store = shareddata.Need(t, "eval", "store")
 	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -441,7 +441,7 @@ func TestCaptureUnseenTranscripts(t *testing.T) {
 	}()
 	for _, rel := range UnseenTranscripts {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
-			path := shared.Need(t, "external", "transcripts", rel)
+			path := shareddata.Need(t, "external", "transcripts", rel)
 			repo, r := evalRepo(t, "")
 			res, texts := captureOnce(t, repo, r, runner, path)
 			for i, w := range res.Written {

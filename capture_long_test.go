@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/internal/model"
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/internal/secrets"
 )
 
@@ -55,7 +55,7 @@ func (l longLabels) staleSlugs(t *testing.T) []string {
 
 // promptsSeen is an Asker that keeps every prompt it passes on.
 type promptsSeen struct {
-	model.Asker
+	modelcmd.Asker
 	mu      sync.Mutex
 	prompts []string
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/capture"
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 )
 
 // askFunc is a model that runs a function: it answers with what the

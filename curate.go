@@ -9,15 +9,15 @@ import (
 
 	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/verify"
 )
 
 // CurateOptions tune a curation run.
 type CurateOptions struct {
-	Model    model.Asker // nil: the deterministic pass only
-	DryRun   bool        // report, write nothing
+	Model    modelcmd.Asker // nil: the deterministic pass only
+	DryRun   bool           // report, write nothing
 	Progress func(done, total int)
 }
 

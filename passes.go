@@ -10,7 +10,7 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/enrich"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -28,7 +28,7 @@ type Enriched struct {
 
 // EnrichOptions tune an enrichment run.
 type EnrichOptions struct {
-	Model    model.Asker
+	Model    modelcmd.Asker
 	Slugs    []string              // only these memories, whatever aliases they have
 	Force    bool                  // every current memory, whatever aliases it has
 	Progress func(done, total int) // model calls: before each, and once all are done

@@ -16,7 +16,7 @@ import (
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/curator"
 	"github.com/mem-dev/mem/gitstore"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 // gatedModel is a model executable that holds every call until the test
@@ -25,7 +25,7 @@ import (
 // model runner.
 type gatedModel struct{ dir string }
 
-func newGatedModel(t *testing.T, answer any) (*gatedModel, *model.Runner) {
+func newGatedModel(t *testing.T, answer any) (*gatedModel, *modelcmd.Runner) {
 	t.Helper()
 	g := &gatedModel{dir: t.TempDir()}
 	b, err := json.Marshal(answer)
@@ -45,7 +45,7 @@ cat %[1]q/answer
 	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return g, &model.Runner{Command: []string{exe}, Timeout: time.Minute}
+	return g, &modelcmd.Runner{Command: []string{exe}, Timeout: time.Minute}
 }
 
 // waitStarted waits until the model has been asked (or the pass ended
@@ -119,13 +119,13 @@ func TestPassesNeverMakeWritersWait(t *testing.T) {
 		name   string
 		answer any
 		// run runs the pass and returns what it says about the edited memory.
-		run    func(ctx context.Context, r *mem.Repo, m model.Asker) (string, error)
+		run    func(ctx context.Context, r *mem.Repo, m modelcmd.Asker) (string, error)
 		edited string // the memory edited mid-pass
 	}{
 		{
 			name:   "enrich",
 			answer: map[string]any{"aliases": map[string][]string{"vat-rounded-on-the-order-total": {"why is my basket a cent off", "invoice penny short"}}},
-			run: func(ctx context.Context, r *mem.Repo, m model.Asker) (string, error) {
+			run: func(ctx context.Context, r *mem.Repo, m modelcmd.Asker) (string, error) {
 				res, err := r.Enrich(ctx, mem.EnrichOptions{Model: m, Slugs: []string{"vat-rounded-on-the-order-total"}})
 				if len(res) != 1 {
 					return "", fmt.Errorf("enriched %+v, want one", res)
@@ -138,7 +138,7 @@ func TestPassesNeverMakeWritersWait(t *testing.T) {
 			name: "curate",
 			answer: curator.Verdict{Relation: curator.RelSupersedes, Keep: "vat-rounds-per-order-line", Retire: "vat-rounded-on-the-order-total",
 				Confidence: 0.9, Coverage: curator.CoverageFull, Reason: "the rounding rule changed"},
-			run: func(ctx context.Context, r *mem.Repo, m model.Asker) (string, error) {
+			run: func(ctx context.Context, r *mem.Repo, m modelcmd.Asker) (string, error) {
 				res, err := r.Curate(ctx, mem.CurateOptions{Model: m})
 				if len(res.Apply) != 0 || len(res.Changed) != 1 {
 					return "", fmt.Errorf("applied %+v, changed %+v: want the one decision left for a change", res.Apply, res.Changed)
@@ -150,7 +150,7 @@ func TestPassesNeverMakeWritersWait(t *testing.T) {
 		{
 			name:   "verify",
 			answer: map[string]any{"claims": []any{}},
-			run: func(ctx context.Context, r *mem.Repo, m model.Asker) (string, error) {
+			run: func(ctx context.Context, r *mem.Repo, m modelcmd.Asker) (string, error) {
 				res, err := r.Verify(ctx, mem.VerifyOptions{Model: m, Slugs: []string{"vat-rounded-on-the-order-total"}})
 				if len(res.Labelled) != 0 || len(res.Changed) != 1 {
 					return "", fmt.Errorf("labelled %v, changed %v: want the memory left for its change", res.Labelled, res.Changed)

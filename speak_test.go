@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/eval"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -44,7 +44,7 @@ var speakStores = []speakStore{
 // in the shared data when its name starts "shared:".
 func testdata(t *testing.T, name string) string {
 	if rest, ok := strings.CutPrefix(name, "shared:"); ok {
-		return shared.Need(t, strings.Split(rest, "/")...)
+		return shareddata.Need(t, strings.Split(rest, "/")...)
 	}
 	return filepath.Join("internal", "eval", "testdata", filepath.FromSlash(name))
 }

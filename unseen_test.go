@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/internal/enrichtest"
+	"github.com/mem-dev/mem/internal/enrich/enrichtest"
 	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/gittest"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -67,7 +67,7 @@ func TestUnseenStores(t *testing.T) {
 				src = filepath.Join("internal", "eval", "testdata", local, "store")
 				labels = readLabels(t, filepath.Join("internal", "eval", "testdata", local, "labels.json"))
 			} else {
-				src = shared.Need(t, strings.Split(c.src, "/")...)
+				src = shareddata.Need(t, strings.Split(c.src, "/")...)
 			}
 			ix := indexStore(t, src, c.store, c.enriched)
 			defer ix.Close()

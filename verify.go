@@ -11,16 +11,16 @@ import (
 
 	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/layout"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/verify"
 )
 
 // VerifyOptions tune a verification run.
 type VerifyOptions struct {
-	Slugs    []string    // only these memories; all when empty
-	Model    model.Asker // nil: deterministic claims only
-	Network  bool        // probe URLs (they can prove life, never death)
+	Slugs    []string       // only these memories; all when empty
+	Model    modelcmd.Asker // nil: deterministic claims only
+	Network  bool           // probe URLs (they can prove life, never death)
 	Progress func(done, total int)
 }
 

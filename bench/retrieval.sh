@@ -9,13 +9,13 @@
 #                                        # our two stores of other domains (quarry: the test store)
 #   KEEP=1 bash bench/retrieval.sh       # keep the repositories (enriched and not)
 #   CASSETTE=FILE bash bench/retrieval.sh   # answers recorded for this enrich prompt
-#                                        # (default: internal/enrichtest/testdata/cassette.jsonl)
+#                                        # (default: internal/enrich/enrichtest/testdata/cassette.jsonl)
 #
 # Not a test: the floors live in TestDevBattery, TestUnseenStores and TestLocomo.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_init
-CASSETTE=${CASSETTE:-$ROOT/internal/enrichtest/testdata/cassette.jsonl}
+CASSETTE=${CASSETTE:-$ROOT/internal/enrich/enrichtest/testdata/cassette.jsonl}
 # Absolute: mem enrich runs in each store's repository, where the replay reads it.
 [ -f "$CASSETTE" ] && CASSETTE=$(cd "$(dirname "$CASSETTE")" && pwd)/$(basename "$CASSETTE")
 if [ ! -f "$CASSETTE" ] || [ ! -d "$SHARED/eval/store" ]; then

@@ -27,7 +27,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
@@ -194,7 +194,7 @@ func BoundaryCandidates(rules []Rule, mems []Memory) []BoundaryCandidate {
 // tension it finds, in candidate order. Nothing is applied. With a nil model
 // it asks nothing and returns nothing. An error from the model stops the
 // check: it returns the tensions found so far and the error.
-func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, asker model.Asker) ([]ReviewItem, error) {
+func CheckBoundaries(ctx context.Context, rules []Rule, mems []Memory, asker modelcmd.Asker) ([]ReviewItem, error) {
 	if asker == nil {
 		return nil, nil
 	}

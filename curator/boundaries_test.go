@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 )
 
 // TestRulesOfFences: a rule file that quotes markdown in a four-backtick

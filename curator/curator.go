@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -111,7 +111,7 @@ type Result struct {
 
 // Options configure Run.
 type Options struct {
-	Model    model.Asker           // nil: the deterministic pass only
+	Model    modelcmd.Asker        // nil: the deterministic pass only
 	Paths    PathChecker           // nil: no dead-path check
 	Progress func(done, total int) // after each model call, and once with done 0
 	MaxPairs int                   // most pairs to ask the model about; 0 means all
@@ -219,7 +219,7 @@ func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
 // run is the state of one Run.
 type run struct {
 	ctx        context.Context
-	model      model.Asker // nil: no model, so no merge
+	model      modelcmd.Asker // nil: no model, so no merge
 	mems       []Memory
 	fs         []*features // nil for memories that take no part
 	r          *Result

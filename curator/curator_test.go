@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/mdparse"
 )
 

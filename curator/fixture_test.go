@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/modeltest"
-	shareddata "github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
+	shareddata "github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/mdparse"
 )
 

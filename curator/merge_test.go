@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 )
 
 var (

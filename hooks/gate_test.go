@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/internal/locate"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/internal/transcript"
 )
 
@@ -712,7 +712,7 @@ func TestGateFileName(t *testing.T) {
 // turn_duration line, and at the end), with a stop_hook_active retry after
 // each block. It must never fail (exit 0 or 2, no log line).
 func TestGateRealTranscripts(t *testing.T) {
-	for _, path := range shared.Transcripts(t) {
+	for _, path := range shareddata.Transcripts(t) {
 		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
 			work, place := gateRepo(t)
@@ -776,7 +776,7 @@ func TestGateRealTranscripts(t *testing.T) {
 func largestReal(b *testing.B) (string, int64) {
 	var largest string
 	var size int64
-	for _, p := range shared.Transcripts(b) {
+	for _, p := range shareddata.Transcripts(b) {
 		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
 			largest, size = p, fi.Size()
 		}

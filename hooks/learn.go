@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/mem-dev/mem/internal/locate"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 // BackgroundEnv turns mem's detached passes off when set to 0, off or
@@ -23,7 +23,7 @@ func BackgroundOff() bool {
 	case "0", "off", "false":
 		return true
 	}
-	return os.Getenv(model.ChildEnv) != ""
+	return os.Getenv(modelcmd.ChildEnv) != ""
 }
 
 // LearnPending, in the cache directory, marks a learning run started and

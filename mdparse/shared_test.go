@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // sharedFiles returns the .md files under dirs (in the shared data), or
@@ -17,7 +17,7 @@ func sharedFiles(t testing.TB, dirs ...string) []string {
 	t.Helper()
 	var files []string
 	for _, d := range dirs {
-		root := shared.Need(t, d)
+		root := shareddata.Need(t, d)
 		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -77,7 +77,7 @@ func TestSharedFilesRoundTrip(t *testing.T) {
 }
 
 func TestSharedStoreOverBudget(t *testing.T) {
-	path := shared.Need(t, "eval", "store", "MEMORY.md")
+	path := shareddata.Need(t, "eval", "store", "MEMORY.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 var tune = flag.Bool("tune", false, "print ranking diagnostics on the dev battery")
@@ -18,9 +18,9 @@ func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
 func fmtInt(n int) string { return strconv.Itoa(n) }
 
 func devIndex(t testing.TB) (*Index, []battCase) {
-	shared.Need(t)
-	docs := loadStore(t, shared.Path("eval", "store"), "project")
-	cases := loadBattery(t, shared.Path("eval", "battery-dev.jsonl"))
+	shareddata.Need(t)
+	docs := loadStore(t, shareddata.Path("eval", "store"), "project")
+	cases := loadBattery(t, shareddata.Path("eval", "battery-dev.jsonl"))
 	return Build(docs), cases
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // cpuTime returns the process's user and system CPU time.
@@ -32,13 +32,13 @@ func loop(b *testing.B, fn func()) {
 // corpus generates a synthetic store of n memories with the shared
 // generator, in a directory removed when the benchmark ends.
 func corpus(b *testing.B, n int) string {
-	shared.Need(b)
+	shareddata.Need(b)
 	if _, err := exec.LookPath("python3"); err != nil {
 		b.Skip("skipping: python3 is needed to generate the corpus")
 	}
 	dir := b.TempDir()
-	out, err := exec.Command("python3", shared.Path("bench", "gencorpus.py"),
-		shared.Path("external", "memory-files"), dir, itoa(n)).CombinedOutput()
+	out, err := exec.Command("python3", shareddata.Path("bench", "gencorpus.py"),
+		shareddata.Path("external", "memory-files"), dir, itoa(n)).CombinedOutput()
 	if err != nil {
 		b.Fatalf("gencorpus: %v\n%s", err, out)
 	}

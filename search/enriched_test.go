@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // The tuning diagnostics measure stores enriched the way a user's are: the
@@ -26,13 +26,13 @@ var enriched struct {
 }
 
 // enrichedStore returns a copy of the store at src with the aliases `mem
-// enrich` writes from the cassette (shared.EnrichCassette), made once per
+// enrich` writes from the cassette (shareddata.EnrichCassette), made once per
 // test binary. It skips the test when the shared data, python3 or the
 // cassette's answers for this enrich prompt are missing.
 func enrichedStore(t testing.TB, src string) string {
 	t.Helper()
-	replay := shared.Need(t, "cassettes", "replay")
-	cassette, err := shared.EnrichCassette()
+	replay := shareddata.Need(t, "cassettes", "replay")
+	cassette, err := shareddata.EnrichCassette()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func enrichedStore(t testing.TB, src string) string {
 	out, err := run(enriched.mem, []string{"MEM_MODEL_CMD=" + replay, "MEM_CASSETTE=" + cassette}, "enrich")
 	if err != nil {
 		if strings.Contains(out, "replay: the cassette holds no answer") {
-			t.Skip("skipping the enriched rows: the cassette was recorded for another enrich prompt (set " + shared.EnrichCassetteEnv + " to a recording of this one)")
+			t.Skip("skipping the enriched rows: the cassette was recorded for another enrich prompt (set " + shareddata.EnrichCassetteEnv + " to a recording of this one)")
 		}
 		t.Fatalf("mem enrich: %v\n%s", err, out)
 	}
@@ -106,5 +106,5 @@ func TestMain(m *testing.M) {
 
 // enrichedDevIndex is the index of the dev store enriched (enrichedStore).
 func enrichedDevIndex(t testing.TB) *Index {
-	return Build(loadStore(t, enrichedStore(t, shared.Path("eval", "store")), "project"))
+	return Build(loadStore(t, enrichedStore(t, shareddata.Path("eval", "store")), "project"))
 }

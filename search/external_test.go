@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/internal/transcript"
 )
 
@@ -14,8 +14,8 @@ import (
 // not tuned on (a public project's agent memories, read as test input only).
 // It logs what it finds; it asserts only silence on prompts with no topic.
 func TestExternalStore(t *testing.T) {
-	shared.Need(t)
-	dir := shared.Path("external", "memory-files", "InfernalRabbit__compose-envkit", ".claude", "agent-memory")
+	shareddata.Need(t)
+	dir := shareddata.Path("external", "memory-files", "InfernalRabbit__compose-envkit", ".claude", "agent-memory")
 	docs := loadStore(t, dir, "project")
 	if len(docs) < 50 {
 		t.Skipf("external store has %d memories", len(docs))
@@ -97,7 +97,7 @@ func TestForeignPromptsSilent(t *testing.T) {
 func foreignPrompts(t *testing.T) []battCase {
 	var cases []battCase
 	seen := map[string]bool{}
-	for _, p := range shared.Transcripts(t) {
+	for _, p := range shareddata.Transcripts(t) {
 		r := transcript.Reader{Types: []string{"user"}}
 		_, err := r.Read(p, 0, func(e transcript.Entry) error {
 			text := strings.TrimSpace(e.Prompt)

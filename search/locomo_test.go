@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // locomoSample is the part of one LoCoMo sample (../shared/external/locomo,
@@ -34,8 +34,8 @@ type locomoStore struct {
 }
 
 func loadLocomo(t testing.TB) []locomoStore {
-	shared.Need(t)
-	data, err := os.ReadFile(shared.Path("external", "locomo", "locomo10.json"))
+	shareddata.Need(t)
+	data, err := os.ReadFile(shareddata.Path("external", "locomo", "locomo10.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // smallStores judges p on small stores cut at random from the dev store:
@@ -16,9 +16,9 @@ import (
 // projects. A small store's idf differs from a large one's, and the dev
 // battery alone cannot show what a rule does to a new user's store.
 func smallStores(t *testing.T, p params, size, rounds int) smallMetrics {
-	shared.Need(t)
-	cases := loadBattery(t, shared.Path("eval", "battery-dev.jsonl"))
-	docs := loadStore(t, shared.Path("eval", "store"), "project")
+	shareddata.Need(t)
+	cases := loadBattery(t, shareddata.Path("eval", "battery-dev.jsonl"))
+	docs := loadStore(t, shareddata.Path("eval", "store"), "project")
 	foreignCases := foreignPrompts(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var topical, quietN float64

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kljensen/snowball/english"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // stemWords is every distinct word of the .md files under the stores that
@@ -21,7 +21,7 @@ import (
 func stemWords(tb testing.TB) []string {
 	tb.Helper()
 	roots := []string{filepath.Join("..", "internal", "eval", "testdata")}
-	if dev := shared.Path("eval", "store"); isDir(dev) {
+	if dev := shareddata.Path("eval", "store"); isDir(dev) {
 		roots = append(roots, dev)
 	} else {
 		tb.Logf("%s not found: comparing on the test stores only", dev)
@@ -93,7 +93,7 @@ func TestStemIsSnowball(t *testing.T) {
 // does (the index is built once; a prompt stems its own words), with Stem
 // and with the library.
 func BenchmarkStem(b *testing.B) {
-	f, err := os.Open(shared.Path("eval", "battery-dev.jsonl"))
+	f, err := os.Open(shareddata.Path("eval", "battery-dev.jsonl"))
 	if err != nil {
 		b.Skip(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // judge logs how ranking params p do on the dev battery (at the shipped
@@ -18,9 +18,9 @@ import (
 // do, so that a change is never judged on the dev battery alone.
 func judge(t *testing.T, name string, p params) {
 	_, cases := devIndex(t)
-	dev := shared.Path("eval", "store")
-	pipeline := shared.Path("external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
-	bga := shared.Path("external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
+	dev := shareddata.Path("eval", "store")
+	pipeline := shareddata.Path("external", "memory-files", "4444J99__application-pipeline", ".claude", "memory")
+	bga := shareddata.Path("external", "memory-files", "AnotherSava__bga-assistant", ".claude", "memory")
 	ucases := loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "application-pipeline.jsonl"))
 	u2cases := loadBattery(t, filepath.Join("..", "internal", "eval", "testdata", "bga-assistant.jsonl"))
 	foreign := foreignPrompts(t)

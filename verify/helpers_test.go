@@ -10,7 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -19,9 +19,9 @@ import (
 func needShared(t testing.TB) string {
 	t.Helper()
 	for _, sub := range []string{"store", "codebase", "store-labels.json"} {
-		shared.Need(t, "eval", sub)
+		shareddata.Need(t, "eval", sub)
 	}
-	return shared.Path("eval")
+	return shareddata.Path("eval")
 }
 
 var sig = &object.Signature{Name: "Test", Email: "test@example.com", When: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}

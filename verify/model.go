@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -41,9 +41,9 @@ The note:
 // against repoRoot "" (shape only; Run validates against the repository
 // again). Claims that pass come back with Source "model"; the others come
 // back as Rejected with their reason, the claim as the model wrote it. A nil
-// model.Asker returns nothing. The error is the model's failure to answer; an answer
+// modelcmd.Asker returns nothing. The error is the model's failure to answer; an answer
 // that is not the expected JSON shape is an error too.
-func ModelClaims(ctx context.Context, a model.Asker, m *mdparse.Memory) ([]Claim, []Rejected, error) {
+func ModelClaims(ctx context.Context, a modelcmd.Asker, m *mdparse.Memory) ([]Claim, []Rejected, error) {
 	if a == nil || m == nil {
 		return nil, nil, nil
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -131,7 +131,7 @@ func TestModelClaimsPrompt(t *testing.T) {
 		}
 	}
 	if c, r, err := ModelClaims(context.Background(), nil, m); c != nil || r != nil || err != nil {
-		t.Error("a nil model.Asker must add nothing")
+		t.Error("a nil modelcmd.Asker must add nothing")
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -46,13 +46,13 @@ type Finding struct {
 const workers = 4
 
 // Run extracts, validates and probes the claims of every memory (slug →
-// memory). a may be nil (no model); a model.Asker with an Available() error method
+// memory). a may be nil (no model); a modelcmd.Asker with an Available() error method
 // that reports an error counts as no model. progress, when not nil, is called after
 // each memory with the number done and the total; calls never overlap.
 // Findings are sorted by memory, then by claim kind and argument.
-func Run(ctx context.Context, p *Prober, a model.Asker, memories map[string]*mdparse.Memory, progress func(done, total int)) Report {
+func Run(ctx context.Context, p *Prober, a modelcmd.Asker, memories map[string]*mdparse.Memory, progress func(done, total int)) Report {
 	if av, ok := a.(interface{ Available() error }); ok && av.Available() != nil {
-		a = nil // a model runner that cannot run (a nil *model.Runner means --no-model)
+		a = nil // a model runner that cannot run (a nil *modelcmd.Runner means --no-model)
 	}
 	slugs := make([]string, 0, len(memories))
 	for s := range memories {
@@ -129,7 +129,7 @@ func Run(ctx context.Context, p *Prober, a model.Asker, memories map[string]*mdp
 
 // check runs one memory: deterministic claims, then the model's, each
 // validated against the repository before it is probed.
-func check(ctx context.Context, p *Prober, a model.Asker, slug string, m *mdparse.Memory) ([]Result, []Rejected, error) {
+func check(ctx context.Context, p *Prober, a modelcmd.Asker, slug string, m *mdparse.Memory) ([]Result, []Rejected, error) {
 	claims := Extract(m)
 	var rejected []Rejected
 	var modelErr error

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -181,7 +181,7 @@ func TestRunDedupesModelClaims(t *testing.T) {
 	}
 }
 
-// unavailable is a model runner that cannot run, like a nil *model.Runner.
+// unavailable is a model runner that cannot run, like a nil *modelcmd.Runner.
 type unavailable struct{ modeltest.Asker }
 
 func (*unavailable) Available() error { return errors.New("no model available") }

@@ -10,7 +10,7 @@ import (
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/logfile"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 // backgroundOff reports whether detached passes must not start (see
@@ -71,7 +71,7 @@ func hookLog(r *mem.Repo, msg string) {
 // lockModel takes the repository's model lock for a pass run by hand,
 // saying on stderr when it has to wait for another pass (a detached
 // enrichment, a sweep) to finish. Without a model there is nothing to lock.
-func lockModel(e *env, r *mem.Repo, m model.Asker) (unlock func(), err error) {
+func lockModel(e *env, r *mem.Repo, m modelcmd.Asker) (unlock func(), err error) {
 	if m == nil {
 		return func() {}, nil
 	}
@@ -85,8 +85,8 @@ func lockModel(e *env, r *mem.Repo, m model.Asker) (unlock func(), err error) {
 
 // backgroundModel is the model for a detached pass: the configured one, or
 // nil with the reason when none can run.
-func backgroundModel() (model.Asker, error) {
-	m := model.FromEnv()
+func backgroundModel() (modelcmd.Asker, error) {
+	m := modelcmd.FromEnv()
 	if err := m.Available(); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"os/exec"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 type captureCmd struct {
@@ -45,7 +45,7 @@ func transcriptOf(e *env, command, given string) (transcript, dir string, err er
 }
 
 func (c captureCmd) Run(e *env) error {
-	if os.Getenv(model.ChildEnv) != "" {
+	if os.Getenv(modelcmd.ChildEnv) != "" {
 		return nil // inside our own model call: never capture the capture
 	}
 	transcript, dir, err := transcriptOf(e, "capture", c.Transcript)

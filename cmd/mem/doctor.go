@@ -12,7 +12,7 @@ import (
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/install"
 	"github.com/mem-dev/mem/internal/locate"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/sweep"
 	"github.com/mem-dev/mem/mdparse"
 )
@@ -104,7 +104,7 @@ func doctorProblems(e *env, place locate.Place, r *mem.Repo) ([]install.Problem,
 		return nil, err
 	}
 	problems := install.Doctor(o)
-	if err := model.FromEnv().Available(); err != nil {
+	if err := modelcmd.FromEnv().Available(); err != nil {
 		problems = append(problems, noModel(err))
 	}
 	if r != nil {
@@ -121,12 +121,12 @@ func doctorProblems(e *env, place locate.Place, r *mem.Repo) ([]install.Problem,
 }
 
 // noModel is doctor's finding when no model can run (err, from
-// model.Runner.Available): a state, not a fault; mem works, and only the
+// modelcmd.Runner.Available): a state, not a fault; mem works, and only the
 // offline passes that need one (aliases first) wait for it.
 func noModel(err error) install.Problem {
 	p := install.Problem{Check: "model", Message: "aliases are not written: no model", Fix: "install claude or set MEM_MODEL_CMD", Info: true}
 	if strings.TrimSpace(os.Getenv("MEM_MODEL_CMD")) != "" {
-		p.Fix = strings.TrimPrefix(err.Error(), model.ErrUnavailable.Error()+": ") // what is wrong with it, and what to do
+		p.Fix = strings.TrimPrefix(err.Error(), modelcmd.ErrUnavailable.Error()+": ") // what is wrong with it, and what to do
 	}
 	return p
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 type enrichCmd struct {
@@ -67,8 +67,8 @@ func enrichBackground(r *mem.Repo, after string) error {
 		who += " after mem " + after
 	}
 	// Asked without one, the runner says ErrUnavailable.
-	r.EnrichPending(context.Background(), mem.EnrichOptions{Model: model.FromEnv()}, func(err error) {
-		if !errors.Is(err, model.ErrUnavailable) {
+	r.EnrichPending(context.Background(), mem.EnrichOptions{Model: modelcmd.FromEnv()}, func(err error) {
+		if !errors.Is(err, modelcmd.ErrUnavailable) {
 			hookLog(r, who+": "+err.Error())
 		}
 	})

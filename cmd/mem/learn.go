@@ -9,7 +9,7 @@ import (
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/learn"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 type learnCmd struct {
@@ -21,7 +21,7 @@ type learnCmd struct {
 // which the agent found a memory itself (package learn). The Stop hook
 // starts it detached; by hand it says what it did.
 func (c learnCmd) Run(e *env) error {
-	if os.Getenv(model.ChildEnv) != "" {
+	if os.Getenv(modelcmd.ChildEnv) != "" {
 		return nil // inside our own model call
 	}
 	transcript, dir, err := transcriptOf(e, "learn", c.Transcript)

@@ -10,7 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mem-dev/mem/hooks"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 func TestMain(m *testing.M) {
@@ -39,7 +39,7 @@ func TestScripts(t *testing.T) {
 			// Nothing runs detached unless a script asks for it: a pass in
 			// the background would race the script's own checks.
 			e.Setenv(hooks.BackgroundEnv, "off")
-			e.Setenv("SHARED", shared.Path())
+			e.Setenv("SHARED", shareddata.Path())
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -48,7 +48,7 @@ func TestScripts(t *testing.T) {
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "shared" {
-				_, err := os.Stat(shared.Path())
+				_, err := os.Stat(shareddata.Path())
 				return err == nil, nil
 			}
 			return false, nil

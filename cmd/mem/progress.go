@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 // progress draws one line on a terminal while a model pass runs: how many
@@ -100,18 +100,18 @@ func (p *progress) draw() {
 // redraws the line once a second while one does; on a terminal it also
 // writes the runner's log lines (a rejected answer, a retry) above the
 // line rather than through it. Off a terminal it returns a as it is.
-func (p *progress) watch(a model.Asker) model.Asker {
+func (p *progress) watch(a modelcmd.Asker) modelcmd.Asker {
 	if !p.on || a == nil {
 		return a
 	}
-	if r, ok := a.(*model.Runner); ok && r.Log != nil {
+	if r, ok := a.(*modelcmd.Runner); ok && r.Log != nil {
 		r.Log = &aboveLine{p: p, w: r.Log}
 	}
 	return watched{a, p}
 }
 
 type watched struct {
-	model.Asker
+	modelcmd.Asker
 	p *progress
 }
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/model"
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 )
 
 // On a terminal the line says how many calls are done of how many and, while
@@ -20,7 +20,7 @@ func TestProgress(t *testing.T) {
 	clock := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	p := &progress{w: &out, label: "enrich", on: true, now: func() time.Time { return clock }}
 	var log bytes.Buffer
-	runner := &model.Runner{Command: []string{"fake-model"}, Log: &log}
+	runner := &modelcmd.Runner{Command: []string{"fake-model"}, Log: &log}
 	if _, ok := p.watch(runner).(watched); !ok {
 		t.Fatal("watch did not wrap the runner")
 	}
@@ -77,7 +77,7 @@ func TestProgress(t *testing.T) {
 	var quiet bytes.Buffer
 	q := newProgress(&quiet, "enrich")
 	m := &modeltest.Asker{Answer: `{}`}
-	if q.watch(m) != model.Asker(m) {
+	if q.watch(m) != modelcmd.Asker(m) {
 		t.Error("off a terminal the model is wrapped")
 	}
 	q.update(0, 3)

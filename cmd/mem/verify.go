@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 type verifyCmd struct {
@@ -78,12 +78,12 @@ func (c verifyCmd) Run(e *env) error {
 // modelFor returns the configured model runner, or nil (saying why on
 // stderr) when --no-model is set or no model command is available: the
 // deterministic parts of a pass still run. The result is an interface so
-// that nil reaches the passes as "no model", not as a nil *model.Runner.
-func modelFor(e *env, off bool, what string) model.Asker {
+// that nil reaches the passes as "no model", not as a nil *modelcmd.Runner.
+func modelFor(e *env, off bool, what string) modelcmd.Asker {
 	if off {
 		return nil
 	}
-	m := model.FromEnv()
+	m := modelcmd.FromEnv()
 	m.Log = e.stderr
 	if err := m.Available(); err != nil {
 		fmt.Fprintf(e.stderr, "mem: no model, so no %s: %v\n", what, err)

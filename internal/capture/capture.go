@@ -8,7 +8,7 @@
 // confirmed), Session.Digest (the lines a model reads, with those marks, and
 // only what is new since the last capture of the session plus some context),
 // Prompt (the instructions around the digest and the store's related
-// memories), one model call through a model.Asker, then Check, a
+// memories), one model call through a modelcmd.Asker, then Check, a
 // deterministic check of every proposal. The model only fills the typed
 // fields of Proposal; nothing it answers is written without passing Check,
 // and nothing here writes a file: the caller stores what Propose keeps (and
@@ -51,7 +51,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
@@ -226,7 +226,7 @@ type Input struct {
 // returns no proposals without asking the model. An error is returned when
 // the model cannot be asked or gives no answer (an empty or malformed one,
 // after the runner's retry); a proposal that fails Check is a skip.
-func Propose(ctx context.Context, a model.Asker, in Input) (keep []Proposal, skipped []Skipped, err error) {
+func Propose(ctx context.Context, a modelcmd.Asker, in Input) (keep []Proposal, skipped []Skipped, err error) {
 	if a == nil {
 		return nil, nil, errors.New("capture: no model to ask")
 	}

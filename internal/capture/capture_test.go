@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -209,7 +209,7 @@ func TestProposeErrors(t *testing.T) {
 		t.Error("missing transcript: want an error")
 	}
 	if _, _, err := Propose(context.Background(), nil, Input{Session: session}); err == nil {
-		t.Error("nil model.Asker: want an error")
+		t.Error("nil modelcmd.Asker: want an error")
 	}
 	// Unknown fields are the runner's to reject; the fake rejects them too.
 	// So is an answer without its list: {} is no answer, not "nothing to

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // Builders of synthetic transcript lines, in the shapes Claude Code writes.
@@ -257,7 +257,7 @@ func TestDigestFitsEverySize(t *testing.T) {
 }
 
 func TestDigestRealTranscripts(t *testing.T) {
-	files := shared.Transcripts(t)
+	files := shareddata.Transcripts(t)
 	nonEmpty := 0
 	for _, f := range files {
 		for _, max := range []int{4 << 10, DefaultDigestBytes} {

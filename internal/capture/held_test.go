@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -20,12 +20,12 @@ import (
 // supersedes an older one is an update and should not be skipped either.
 // The table in HeldScore's doc comes from this test's log (go test -v).
 func TestHeldScoreOnEvalStore(t *testing.T) {
-	dir := shared.Need(t, "eval", "store")
+	dir := shareddata.Need(t, "eval", "store")
 	if testing.Short() {
 		t.Skip("skipping: builds an index per memory (a few seconds)")
 	}
 	docs, mems := loadEvalStore(t, dir)
-	raw, err := os.ReadFile(shared.Path("eval", "store-labels.json"))
+	raw, err := os.ReadFile(shareddata.Path("eval", "store-labels.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

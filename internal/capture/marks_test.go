@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // ArcLabel is one labelled arc of a session: what a reader found became of
@@ -176,7 +176,7 @@ func readArcLabels(t *testing.T, path string) map[string]struct{ Arcs []arcLabel
 // marks of that kind are measured precise here: the test holds that, and
 // floors on the figures.
 func TestMarksOnDevSessions(t *testing.T) {
-	dir := shared.Need(t, "eval", "capture")
+	dir := shareddata.Need(t, "eval", "capture")
 	counts := measureMarks(t, dir, readArcLabels(t, filepath.Join("testdata", "dev-arcs.json")))
 	t.Logf("FindArcs on the dev sessions:\n%s", markTable(counts))
 	floors := map[string]struct{ precision, recall float64 }{

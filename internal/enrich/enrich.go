@@ -60,7 +60,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
@@ -350,7 +350,7 @@ func wrote(aliases []string) bool {
 // slug it was not asked about (a neighbour's, say) is not used. An error
 // means the model could not be asked, or gave no answer in the right shape
 // with an alias for at least one target (after the runner's retry).
-func Ask(ctx context.Context, a model.Asker, b Batch) (map[string]Result, error) {
+func Ask(ctx context.Context, a modelcmd.Asker, b Batch) (map[string]Result, error) {
 	if a == nil {
 		return nil, errors.New("enrich: no model to ask")
 	}

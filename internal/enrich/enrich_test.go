@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/mdparse"
 )
 
@@ -191,7 +191,7 @@ func TestAsk(t *testing.T) {
 		}
 	}
 	if _, err := Ask(context.Background(), nil, b); err == nil {
-		t.Error("nil model.Asker: want an error")
+		t.Error("nil modelcmd.Asker: want an error")
 	}
 	if _, err := Ask(context.Background(), a, Batch{}); err == nil {
 		t.Error("no memory: want an error")

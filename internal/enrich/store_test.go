@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/mdparse"
 )
 
 // On every memory of the eval store, the memory's own name, description and
 // tags, offered back as aliases, are all dropped.
 func TestFilterDropsOwnTermsOnEvalStore(t *testing.T) {
-	dir := shared.Need(t, "eval", "store")
+	dir := shareddata.Need(t, "eval", "store")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

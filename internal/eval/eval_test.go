@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/internal/enrichtest"
-	"github.com/mem-dev/mem/internal/modeltest"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/enrich/enrichtest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/mdparse"
 	"github.com/mem-dev/mem/search"
 )
@@ -184,7 +184,7 @@ func TestDevBattery(t *testing.T) {
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
-			dir := shared.Need(t, "eval", "store")
+			dir := shareddata.Need(t, "eval", "store")
 			if row.cassette != nil {
 				tmp := t.TempDir()
 				if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
@@ -194,7 +194,7 @@ func TestDevBattery(t *testing.T) {
 				dir = tmp
 			}
 			docs := loadStore(t, dir)
-			f, err := os.Open(shared.Need(t, "eval", "battery-dev.jsonl"))
+			f, err := os.Open(shareddata.Need(t, "eval", "battery-dev.jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}

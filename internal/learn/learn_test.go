@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/hooks"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -329,7 +329,7 @@ func FuzzRead(f *testing.F) {
 // where the last read left off gives the last turn again and nothing else,
 // and every turn starts at a prompt's line.
 func TestReadRealTranscripts(t *testing.T) {
-	for _, p := range shared.Transcripts(t) {
+	for _, p := range shareddata.Transcripts(t) {
 		turns, resume, err := Read(p, 0, mems)
 		if err != nil {
 			t.Errorf("%s: %v", p, err)

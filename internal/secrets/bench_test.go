@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 func BenchmarkScanReal(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(shared.Need(b, "eval", "store"), "*.md"))
+	files, _ := filepath.Glob(filepath.Join(shareddata.Need(b, "eval", "store"), "*.md"))
 	var texts []string
 	size := 0
 	for _, f := range files {

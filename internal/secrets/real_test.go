@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // expectedReal lists the findings the real memory files are known to hold,
@@ -18,7 +18,7 @@ var expectedReal = map[string]string{}
 // Memories written by others, and the project's own eval store, are what mem
 // stores every day: none of them holds a credential, so none may be flagged.
 func TestRealMemoryFiles(t *testing.T) {
-	roots := []string{shared.Need(t, "eval", "store"), shared.Need(t, "external", "memory-files")}
+	roots := []string{shareddata.Need(t, "eval", "store"), shareddata.Need(t, "external", "memory-files")}
 	n := 0
 	for _, root := range roots {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -30,7 +30,7 @@ func TestRealMemoryFiles(t *testing.T) {
 				return err
 			}
 			n++
-			rel, _ := filepath.Rel(shared.Path(), path)
+			rel, _ := filepath.Rel(shareddata.Path(), path)
 			for _, f := range Scan(string(b)) {
 				key := fmt.Sprintf("%s:%d: %s", rel, f.Line, f.Pattern)
 				if _, ok := expectedReal[key]; ok {

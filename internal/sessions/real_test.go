@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // TestRealTranscripts indexes every real transcript and checks the counts
 // against a count made without the transcript package: grep-like scans of
 // the raw lines.
 func TestRealTranscripts(t *testing.T) {
-	realTranscripts := shared.Need(t, "external", "transcripts")
+	realTranscripts := shareddata.Need(t, "external", "transcripts")
 	x := Open(filepath.Join(t.TempDir(), "transcripts"))
 	rep, err := x.Update([]string{realTranscripts})
 	if err != nil {

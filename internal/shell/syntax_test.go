@@ -9,7 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // syntaxAll is All through mvdan.cc/sh/v3/syntax, the maintained shell
@@ -72,7 +72,7 @@ func unquote(b *strings.Builder, line string, parts []syntax.WordPart) {
 // bashLines is every Bash tool call's command in the shared transcripts.
 func bashLines(tb testing.TB) []string {
 	var lines []string
-	for _, path := range shared.Transcripts(tb) {
+	for _, path := range shareddata.Transcripts(tb) {
 		f, err := os.Open(path)
 		if err != nil {
 			tb.Fatal(err)

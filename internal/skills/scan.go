@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/mem-dev/mem/gitstore"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/sessions"
 	"github.com/mem-dev/mem/internal/text"
 )
@@ -54,7 +54,7 @@ type ScanResult struct {
 // or when the index holds no failure of its steps (the gate could not admit
 // it). With no model (asker nil) Scan returns the candidates and
 // ErrNoModel, and writes nothing.
-func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker model.Asker, max int) (ScanResult, error) {
+func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker modelcmd.Asker, max int) (ScanResult, error) {
 	if max <= 0 {
 		max = DefaultMax
 	}

@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/mem-dev/mem/internal/gittest"
-	"github.com/mem-dev/mem/internal/modeltest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/internal/sessions"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // writeTranscripts writes one transcript per session: sessions s1-s3 build
@@ -227,7 +227,7 @@ func TestScanPromoteReject(t *testing.T) {
 
 // TestRealCandidates logs what the counting finds in the real transcripts.
 func TestRealCandidates(t *testing.T) {
-	src := shared.Need(t, "external", "transcripts")
+	src := shareddata.Need(t, "external", "transcripts")
 	s := snapshot(t, src)
 	cs := Candidates(s, MinSessions)
 	if len(cs) == 0 {

@@ -30,7 +30,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/atomicfile"
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 // File is the state file's name in the repository's state directory.
@@ -75,9 +75,9 @@ type Step struct {
 
 // Options tune a run.
 type Options struct {
-	Model   model.Asker // nil: no model; enrich is skipped
-	Network bool        // verify probes URLs
-	Trigger string      // ByHand or SessionStart
+	Model   modelcmd.Asker // nil: no model; enrich is skipped
+	Network bool           // verify probes URLs
+	Trigger string         // ByHand or SessionStart
 	// Progress, when set, gives a progress callback for a step.
 	Progress func(step string) func(done, total int)
 	Now      func() time.Time // default time.Now

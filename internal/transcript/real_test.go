@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/shareddata"
 )
 
 // naiveCounts counts, by plain string search on each line, what the reader
@@ -40,8 +40,8 @@ func countNaively(b []byte) naiveCounts {
 }
 
 func TestRealTranscripts(t *testing.T) {
-	for _, path := range shared.Transcripts(t) {
-		name, _ := filepath.Rel(shared.Path("external", "transcripts"), path)
+	for _, path := range shareddata.Transcripts(t) {
+		name, _ := filepath.Rel(shareddata.Path("external", "transcripts"), path)
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(path)
 			if err != nil {
@@ -147,7 +147,7 @@ func TestRealTranscripts(t *testing.T) {
 func largestTranscript(b *testing.B) (string, int64) {
 	var largest string
 	var size int64
-	for _, p := range shared.Transcripts(b) {
+	for _, p := range shareddata.Transcripts(b) {
 		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
 			largest, size = p, fi.Size()
 		}
@@ -177,7 +177,7 @@ func BenchmarkReadAll(b *testing.B) {
 }
 
 func BenchmarkLastAssistantText(b *testing.B) {
-	paths := shared.Transcripts(b)
+	paths := shareddata.Transcripts(b)
 	for b.Loop() {
 		for _, p := range paths {
 			if _, err := LastAssistantText(p); err != nil {

@@ -22,7 +22,7 @@ import (
 	_ "github.com/mem-dev/mem/internal/locate"
 	_ "github.com/mem-dev/mem/internal/logfile"
 	_ "github.com/mem-dev/mem/internal/mcpserver"
-	_ "github.com/mem-dev/mem/internal/model"
+	_ "github.com/mem-dev/mem/internal/modelcmd"
 	_ "github.com/mem-dev/mem/internal/profile"
 	_ "github.com/mem-dev/mem/internal/secrets"
 	_ "github.com/mem-dev/mem/internal/sessions"

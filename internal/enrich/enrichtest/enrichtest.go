@@ -16,15 +16,15 @@ import (
 	"testing"
 
 	"github.com/mem-dev/mem/internal/enrich"
-	"github.com/mem-dev/mem/internal/modeltest"
-	"github.com/mem-dev/mem/internal/shared"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
+	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// Cassette returns the cassette of enrich answers (shared.EnrichCassette).
+// Cassette returns the cassette of enrich answers (shareddata.EnrichCassette).
 func Cassette(tb testing.TB) *modeltest.Cassette {
 	tb.Helper()
-	path, err := shared.EnrichCassette()
+	path, err := shareddata.EnrichCassette()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -32,15 +32,15 @@ func Cassette(tb testing.TB) *modeltest.Cassette {
 }
 
 // SecondCassette returns a second recording of answers to the same prompts
-// (shared.SecondEnrichCassette): one draw of a model's aliases moves the
+// (shareddata.SecondEnrichCassette): one draw of a model's aliases moves the
 // dev battery's figures by up to three prompts, so a figure that holds on
 // one recording and not on the other was luck. It skips the test while
 // MEM_ENRICH_CASSETTE names a recording of other prompts.
 func SecondCassette(tb testing.TB) *modeltest.Cassette {
 	tb.Helper()
-	path, ok := shared.SecondEnrichCassette()
+	path, ok := shareddata.SecondEnrichCassette()
 	if !ok {
-		tb.Skipf("skipping: %s names another recording; the second recording answers the shipped enrich prompt", shared.EnrichCassetteEnv)
+		tb.Skipf("skipping: %s names another recording; the second recording answers the shipped enrich prompt", shareddata.EnrichCassetteEnv)
 	}
 	return load(tb, path)
 }
@@ -94,7 +94,7 @@ func Enrich(tb testing.TB, c *modeltest.Cassette, dir string) {
 	for _, b := range enrich.Plan(all, todo) {
 		res, err := enrich.Ask(context.Background(), c, b)
 		if errors.Is(err, modeltest.ErrNotRecorded) {
-			tb.Skipf("skipping: the cassette was recorded for another enrich prompt (set %s to a recording of this one)", shared.EnrichCassetteEnv)
+			tb.Skipf("skipping: the cassette was recorded for another enrich prompt (set %s to a recording of this one)", shareddata.EnrichCassetteEnv)
 		}
 		if err != nil {
 			tb.Fatal(err)

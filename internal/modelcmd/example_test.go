@@ -1,4 +1,4 @@
-package model_test
+package modelcmd_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 // A pass asks for a typed verdict and degrades when no model is available.
@@ -16,9 +16,9 @@ func ExampleRunner_Ask() {
 		Confidence float64 `json:"confidence"`
 		Reason     string  `json:"reason"`
 	}
-	r := model.FromEnv()
+	r := modelcmd.FromEnv()
 	r.Log = os.Stderr
-	if err := r.Available(); errors.Is(err, model.ErrUnavailable) {
+	if err := r.Available(); errors.Is(err, modelcmd.ErrUnavailable) {
 		fmt.Println("mem: hint:", err) // run the deterministic part only
 		return
 	}

@@ -1,4 +1,4 @@
-// Package modeltest holds model.Askers for the tests of the offline passes:
+// Package modeltest holds modelcmd.Askers for the tests of the offline passes:
 // a canned JSON answer in place of a model command, and a cassette of a real
 // model's recorded answers.
 package modeltest
@@ -15,11 +15,11 @@ import (
 	"os"
 	"sync"
 
-	"github.com/mem-dev/mem/internal/model"
+	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 // Asker answers every call with Answer, decoded into out strictly, as
-// model.Runner decodes an answer (an unknown field is an error), or fails
+// modelcmd.Runner decodes an answer (an unknown field is an error), or fails
 // every call with Err when it is set. It counts the calls and keeps the last
 // prompt; it is safe for concurrent use.
 type Asker struct {
@@ -31,7 +31,7 @@ type Asker struct {
 	prompt string
 }
 
-var _ model.Asker = (*Asker)(nil)
+var _ modelcmd.Asker = (*Asker)(nil)
 
 // Ask records the call and answers it.
 func (a *Asker) Ask(_ context.Context, prompt string, out any) error {
@@ -42,7 +42,7 @@ func (a *Asker) Ask(_ context.Context, prompt string, out any) error {
 	if a.Err != nil {
 		return a.Err
 	}
-	return model.DecodeStrict([]byte(a.Answer), out)
+	return modelcmd.DecodeStrict([]byte(a.Answer), out)
 }
 
 // Answering is an Asker whose answer is v, encoded as JSON.
@@ -55,14 +55,14 @@ func Answering(v any) *Asker {
 }
 
 // Decode puts v in out as a model's answer would arrive: through JSON,
-// decoded as model.Runner decodes (unknown fields, null and trailing data
+// decoded as modelcmd.Runner decodes (unknown fields, null and trailing data
 // refused), for fakes that answer each prompt with a value of their own.
 func Decode(v, out any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return model.DecodeStrict(b, out)
+	return modelcmd.DecodeStrict(b, out)
 }
 
 // Calls is how many times Ask was called.
@@ -91,7 +91,7 @@ type Cassette struct {
 // the prompt changed since the recording.
 var ErrNotRecorded = errors.New("the cassette holds no answer for this prompt: it changed since the recording")
 
-var _ model.Asker = (*Cassette)(nil)
+var _ modelcmd.Asker = (*Cassette)(nil)
 
 // LoadCassette reads a cassette file.
 func LoadCassette(path string) (*Cassette, error) {
@@ -119,12 +119,12 @@ func LoadCassette(path string) (*Cassette, error) {
 	return c, sc.Err()
 }
 
-// Ask answers prompt from the cassette, decoded as model.Runner decodes.
+// Ask answers prompt from the cassette, decoded as modelcmd.Runner decodes.
 func (c *Cassette) Ask(_ context.Context, prompt string, out any) error {
 	sum := sha256.Sum256([]byte(prompt))
 	a, ok := c.answers[hex.EncodeToString(sum[:])]
 	if !ok {
 		return ErrNotRecorded
 	}
-	return model.DecodeStrict(a, out)
+	return modelcmd.DecodeStrict(a, out)
 }

@@ -1,8 +1,8 @@
-// Package shared finds the team's shared data for tests: ../shared beside
+// Package shareddata finds the team's shared data for tests: ../shared beside
 // the repository, with the evaluation store and battery, and real
 // transcripts and memory files written by others. A user's fresh clone has
 // none of it, so the tests that read it skip and say why.
-package shared
+package shareddata
 
 import (
 	"io/fs"
@@ -38,23 +38,23 @@ const EnrichCassetteEnv = "MEM_ENRICH_CASSETTE"
 
 // EnrichCassette is the absolute path of the cassette of enrich answers:
 // $MEM_ENRICH_CASSETTE, or the one recorded for this enrich prompt in
-// internal/enrichtest/testdata (its README says how).
+// internal/enrich/enrichtest/testdata (its README says how).
 func EnrichCassette() (string, error) {
 	if p := os.Getenv(EnrichCassetteEnv); p != "" {
 		return filepath.Abs(p)
 	}
-	return filepath.Join(moduleRoot(), "internal", "enrichtest", "testdata", "cassette.jsonl"), nil
+	return filepath.Join(moduleRoot(), "internal", "enrich", "enrichtest", "testdata", "cassette.jsonl"), nil
 }
 
 // SecondEnrichCassette is the path of a second recording of answers to the
-// same enrich prompts (internal/enrichtest/testdata/cassette-2.jsonl), and
+// same enrich prompts (internal/enrich/enrichtest/testdata/cassette-2.jsonl), and
 // false when $MEM_ENRICH_CASSETTE names a recording of other prompts, which
 // it would not fit.
 func SecondEnrichCassette() (string, bool) {
 	if os.Getenv(EnrichCassetteEnv) != "" {
 		return "", false
 	}
-	return filepath.Join(moduleRoot(), "internal", "enrichtest", "testdata", "cassette-2.jsonl"), true
+	return filepath.Join(moduleRoot(), "internal", "enrich", "enrichtest", "testdata", "cassette-2.jsonl"), true
 }
 
 // Need returns Path(elem...), or skips the test when it is not there.

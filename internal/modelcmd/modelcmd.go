@@ -1,4 +1,4 @@
-// Package model runs the offline model passes (capture, enrichment, the
+// Package modelcmd runs the offline model passes (capture, enrichment, the
 // curator's verdicts) through an external command.
 //
 // The model only fills typed fields; it never runs on the prompt path. A
@@ -35,7 +35,7 @@
 // 120s per call. The command runs in a fresh empty directory, so it sees no
 // project files, settings or hooks, with MEM_MODEL_CALL=1 in its environment,
 // so that mem's own hooks, if they fire inside it, can return at once.
-package model
+package modelcmd
 
 import (
 	"bytes"
