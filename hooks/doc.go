@@ -30,7 +30,7 @@
 // search` or `mem show` through Bash, an MCP `context_query` or
 // `memory_show`, a Read of a memory file), the gate hands the stop to its
 // [Learner], which starts `mem learn` detached: the prompt the hook missed
-// may be an alias the memory lacks (package learn). [BackgroundEnv] turns
+// may be an alias the memory lacks (package learn). background.Env turns
 // that off.
 //
 // Every error of the gate's own (bad input, a missing transcript, an

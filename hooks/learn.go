@@ -6,25 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/mem-dev/mem/internal/background"
 	"github.com/mem-dev/mem/internal/locate"
-	"github.com/mem-dev/mem/internal/modelcmd"
 )
-
-// BackgroundEnv turns mem's detached passes off when set to 0, off or
-// false: no enrichment after a write, no daily sweep from SessionStart, no
-// alias learning from the Stop hook. Passes run by hand still run.
-const BackgroundEnv = "MEM_BACKGROUND"
-
-// BackgroundOff reports whether detached passes must not start: turned off
-// by BackgroundEnv, or inside one of mem's own model calls (a nested
-// session must not start passes of its own).
-func BackgroundOff() bool {
-	switch os.Getenv(BackgroundEnv) {
-	case "0", "off", "false":
-		return true
-	}
-	return os.Getenv(modelcmd.ChildEnv) != ""
-}
 
 // LearnPending, in the cache directory, marks a learning run started and
 // not yet under way; `mem learn` removes it once it holds its lock.
@@ -39,7 +23,7 @@ type Learner func(in StopInput, place locate.Place) error
 // transcript, detached, so the Stop hook never waits on it.
 func StartLearn(bin string) Learner {
 	return func(in StopInput, place locate.Place) error {
-		if BackgroundOff() {
+		if background.Off() {
 			return nil
 		}
 		pending := filepath.Join(place.CacheDir(), LearnPending)
@@ -48,7 +32,7 @@ func StartLearn(bin string) Learner {
 		}
 		cmd := exec.Command(bin, "--store", place.Store, "-C", place.WorkTree, "learn",
 			"--transcript", locate.ExpandHome(in.TranscriptPath))
-		cmd.SysProcAttr = detachedAttr()
+		cmd.SysProcAttr = background.Detached()
 		if err := cmd.Start(); err != nil {
 			os.Remove(pending)
 			return fmt.Errorf("start learn: %w", err)

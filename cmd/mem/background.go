@@ -8,14 +8,10 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/background"
 	"github.com/mem-dev/mem/internal/logfile"
 	"github.com/mem-dev/mem/internal/modelcmd"
 )
-
-// backgroundOff reports whether detached passes must not start (see
-// hooks.BackgroundEnv).
-func backgroundOff() bool { return hooks.BackgroundOff() }
 
 // startDetached starts this binary with args in a session of its own, for
 // the given store, and returns at once: the process outlives the command or
@@ -27,7 +23,7 @@ func startDetached(r *mem.Repo, args ...string) error {
 	}
 	full := append([]string{"--store", r.Place.Store, "-C", r.Place.WorkTree}, args...)
 	cmd := exec.Command(self, full...)
-	cmd.SysProcAttr = detached()
+	cmd.SysProcAttr = background.Detached()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", args[0], err)
 	}
@@ -45,7 +41,7 @@ func startDetached(r *mem.Repo, args ...string) error {
 // "store") whose write it follows; that write has succeeded.
 func enrichAfterWrite(r *mem.Repo, cmd string) func() {
 	return func() {
-		if backgroundOff() {
+		if background.Off() {
 			return
 		}
 		if _, why := backgroundModel(); why != nil {

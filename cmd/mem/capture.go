@@ -9,7 +9,7 @@ import (
 	"os/exec"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/internal/modelcmd"
+	"github.com/mem-dev/mem/internal/background"
 )
 
 type captureCmd struct {
@@ -45,7 +45,7 @@ func transcriptOf(e *env, command, given string) (transcript, dir string, err er
 }
 
 func (c captureCmd) Run(e *env) error {
-	if os.Getenv(modelcmd.ChildEnv) != "" {
+	if background.InModelCall() {
 		return nil // inside our own model call: never capture the capture
 	}
 	transcript, dir, err := transcriptOf(e, "capture", c.Transcript)
@@ -108,7 +108,7 @@ func (c captureCmd) detach(e *env, dir string) error {
 		args = append([]string{"--store", e.store}, args...)
 	}
 	cmd := exec.Command(self, args...)
-	cmd.SysProcAttr = detached()
+	cmd.SysProcAttr = background.Detached()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start capture: %w", err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/background"
 	"github.com/mem-dev/mem/internal/learn"
-	"github.com/mem-dev/mem/internal/modelcmd"
 )
 
 type learnCmd struct {
@@ -21,7 +21,7 @@ type learnCmd struct {
 // which the agent found a memory itself (package learn). The Stop hook
 // starts it detached; by hand it says what it did.
 func (c learnCmd) Run(e *env) error {
-	if os.Getenv(modelcmd.ChildEnv) != "" {
+	if background.InModelCall() {
 		return nil // inside our own model call
 	}
 	transcript, dir, err := transcriptOf(e, "learn", c.Transcript)

@@ -10,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/background"
 	"github.com/mem-dev/mem/internal/shareddata"
 )
 
@@ -38,7 +39,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MEM_MODEL_CMD", "fake-model")
 			// Nothing runs detached unless a script asks for it: a pass in
 			// the background would race the script's own checks.
-			e.Setenv(hooks.BackgroundEnv, "off")
+			e.Setenv(background.Env, "off")
 			e.Setenv("SHARED", shareddata.Path())
 			return nil
 		},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/background"
 	"github.com/mem-dev/mem/internal/sweep"
 )
 
@@ -91,7 +92,7 @@ func sweepBackground(r *mem.Repo) {
 // sweepIfDue starts a detached `mem sweep --background` when none ran in
 // the repository for a day: what the SessionStart hook calls.
 func sweepIfDue(r *mem.Repo, now time.Time) {
-	if backgroundOff() || !sweep.Due(r.StateDir(), now) {
+	if background.Off() || !sweep.Due(r.StateDir(), now) {
 		return
 	}
 	err := os.WriteFile(sweepPending(r), nil, 0o644)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/background"
 )
 
 // openPty opens a pseudo-terminal: what a person types goes into term (as
@@ -51,7 +51,7 @@ func TestStdinOnATerminal(t *testing.T) {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", gitconfig)
 	t.Setenv("MEM_STORE", "")
-	t.Setenv(hooks.BackgroundEnv, "off")
+	t.Setenv(background.Env, "off")
 	repo := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v: %s", err, out)

@@ -50,6 +50,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/internal/background"
 	"github.com/mem-dev/mem/internal/text"
 )
 
@@ -61,11 +62,6 @@ const (
 	// MaxOutput caps the bytes read from the command's stdout; a longer answer
 	// is rejected.
 	MaxOutput = 4 << 20
-	// ChildEnv is set to "1" in the environment of every model command, so
-	// that hooks fired by the model process itself (a nested claude session)
-	// can recognise it and do nothing.
-	ChildEnv = "MEM_MODEL_CALL"
-
 	maxStderr = 64 << 10
 	attempts  = 2
 )
@@ -230,7 +226,7 @@ func (r *Runner) attempt(ctx context.Context, path, prompt string, out any, want
 	argv := r.command()
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), ChildEnv+"=1")
+	cmd.Env = append(os.Environ(), background.ModelCallEnv+"=1")
 	cmd.Stdin = strings.NewReader(prompt)
 	stdout := &capWriter{max: MaxOutput}
 	stderr := &capWriter{max: maxStderr}

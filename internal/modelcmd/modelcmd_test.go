@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mem-dev/mem/internal/background"
 )
 
 // The fake model is this test binary itself: run as
@@ -95,7 +97,7 @@ func fakeModel(mode string, args []string) int {
 	case "echo": // answers what it received and where it ran
 		wd, _ := os.Getwd()
 		entries, _ := os.ReadDir(wd)
-		b, _ := json.Marshal(echo{Prompt: string(stdin), Child: os.Getenv(ChildEnv), Entries: len(entries), Args: args})
+		b, _ := json.Marshal(echo{Prompt: string(stdin), Child: os.Getenv(background.ModelCallEnv), Entries: len(entries), Args: args})
 		fmt.Fprint(out, envelopeOf("```json\n"+string(b)+"\n```", false))
 	case "large":
 		pad := bytes.Repeat([]byte(" "), 1<<20)
@@ -251,7 +253,7 @@ func TestAskStdinAndEnvironment(t *testing.T) {
 		t.Errorf("stdin: got %d bytes, want the %d-byte prompt", len(got.Prompt), len(prompt))
 	}
 	if got.Child != "1" {
-		t.Errorf("%s = %q in the model's environment, want 1", ChildEnv, got.Child)
+		t.Errorf("%s = %q in the model's environment, want 1", background.ModelCallEnv, got.Child)
 	}
 	if got.Entries != 0 {
 		t.Errorf("model ran in a directory with %d entries, want a fresh empty one", got.Entries)

@@ -1,8 +1,8 @@
 //go:build unix
 
-package main
+package background
 
 import "syscall"
 
-// detached puts the child in its own session so it outlives the hook.
+// detached puts the child in its own session.
 func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

@@ -1,7 +1,8 @@
 //go:build !unix
 
-package main
+package background
 
 import "syscall"
 
+// detached has nothing to add where there are no sessions.
 func detached() *syscall.SysProcAttr { return nil }
