@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/gittest"
+	"github.com/mem-dev/mem/internal/mcpserver/mcptool"
 )
 
 // TestMain isolates git from this machine's configuration.
@@ -187,6 +189,11 @@ func TestListTools(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("tools = %v, want %d", got, len(want))
+	}
+	// The hooks know mem's tools by mcptool's names: each one served must be there.
+	served := slices.Sorted(maps.Keys(got))
+	if named := slices.Sorted(slices.Values(mcptool.All)); !slices.Equal(served, named) {
+		t.Errorf("the server serves %v, mcptool.All names %v", served, named)
 	}
 	store := schemas["memory_store"]
 	for _, arg := range []string{"content", "name", "description", "class", "importance", "tags"} {

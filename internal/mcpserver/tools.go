@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/mcpserver/mcptool"
 	"github.com/mem-dev/mem/search"
 )
 
@@ -81,7 +82,7 @@ func ptr[T any](v T) *T { return &v }
 func (s *server) register(srv *mcp.Server, listed func(string) (json.RawMessage, json.RawMessage)) {
 	closed := ptr(false)
 	addTool(s, srv, listed, &mcp.Tool{
-		Name: "memory_store",
+		Name: mcptool.Store,
 		Description: "Save one memory for later sessions: a markdown file in the project's memory store, committed to git. " +
 			"Store what a future session would otherwise have to rediscover (a gotcha, a decision and its reason, a procedure, a rule); one idea per memory. " +
 			"Returns the new memory's slug.",
@@ -97,9 +98,9 @@ func (s *server) register(srv *mcp.Server, listed func(string) (json.RawMessage,
 	}, s.store)
 
 	addTool(s, srv, listed, &mcp.Tool{
-		Name: "memory_update",
+		Name: mcptool.Update,
 		Description: "Correct or extend a memory that is wrong, stale or incomplete, rather than storing a second one: " +
-			"give its slug and only the fields that change (content replaces the body whole; read it first with memory_show). " +
+			"give its slug and only the fields that change (content replaces the body whole; read it first with " + mcptool.Show + "). " +
 			"Everything else in the file stays, and the change is one git commit that `mem undo` reverts.",
 		Annotations: &mcp.ToolAnnotations{Title: "Update a memory", DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: closed},
 	}, func(sc *jsonschema.Schema) {
@@ -118,10 +119,10 @@ func (s *server) register(srv *mcp.Server, listed func(string) (json.RawMessage,
 	}, s.update)
 
 	addTool(s, srv, listed, &mcp.Tool{
-		Name: "context_query",
+		Name: mcptool.Query,
 		Description: "Search the project's memories for those relevant to a task or question, ranked as the prompt hook ranks them. " +
 			"Returns each match's slug, name, class, score, labels and a snippet, or nothing when no memory is relevant enough (a normal answer). " +
-			"Read a whole memory with memory_show.",
+			"Read a whole memory with " + mcptool.Show + ".",
 		Annotations: &mcp.ToolAnnotations{Title: "Search memories", ReadOnlyHint: true, OpenWorldHint: closed},
 	}, func(sc *jsonschema.Schema) {
 		p := sc.Properties
@@ -131,20 +132,20 @@ func (s *server) register(srv *mcp.Server, listed func(string) (json.RawMessage,
 	}, s.query)
 
 	addTool(s, srv, listed, &mcp.Tool{
-		Name: "memory_forget",
+		Name: mcptool.Forget,
 		Description: "Forget a memory that is wrong or no longer useful: list and search stop showing it. " +
 			"The file stays and the change is one git commit, so `mem undo` brings it back.",
 		Annotations: &mcp.ToolAnnotations{Title: "Forget a memory", DestructiveHint: ptr(true), OpenWorldHint: closed},
 	}, slugSchema, s.forget)
 
 	addTool(s, srv, listed, &mcp.Tool{
-		Name:        "memory_show",
+		Name:        mcptool.Show,
 		Description: "Read one memory's whole file (frontmatter and body) by its slug.",
 		Annotations: &mcp.ToolAnnotations{Title: "Show a memory", ReadOnlyHint: true, OpenWorldHint: closed},
 	}, slugSchema, s.show)
 
 	addTool(s, srv, listed, &mcp.Tool{
-		Name:        "memory_list",
+		Name:        mcptool.List,
 		Description: "List every memory in the store (slug, name, description, class, importance, tags and labels), sorted by slug.",
 		Annotations: &mcp.ToolAnnotations{Title: "List memories", ReadOnlyHint: true, OpenWorldHint: closed},
 	}, nil, s.list)
