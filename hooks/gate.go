@@ -17,7 +17,7 @@ import (
 	"github.com/mem-dev/mem/internal/atomicfile"
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/logfile"
-	"github.com/mem-dev/mem/internal/shell"
+	"github.com/mem-dev/mem/internal/memuse"
 	"github.com/mem-dev/mem/internal/transcript"
 )
 
@@ -425,44 +425,28 @@ func (o *gateObserver) observe(e transcript.Entry) error {
 	}
 	for _, u := range e.ToolUses {
 		o.st.ToolCalls++
-		switch {
-		case u.Name == "Edit" || u.Name == "Write" || u.Name == "MultiEdit" || u.Name == "NotebookEdit":
-			if u.FilePath == "" {
-				continue
-			}
-			p := o.abs(u.FilePath)
-			if o.inStore(p) {
-				o.st.Window.Stored = true
-				if locate.Within(o.place.Store, p) && !slices.Contains(o.st.StoreEdits, p) && len(o.st.StoreEdits) < gateMaxEditedKept {
-					o.st.StoreEdits = append(o.st.StoreEdits, p)
-				}
-			} else {
-				o.st.Window.addEdit(p)
-			}
-		case u.Name == "Bash":
-			for _, r := range MemRuns(u.Command) {
-				switch r.Sub {
-				case "store":
+		for _, use := range memuse.Of(u) {
+			switch use.Kind {
+			case memuse.Edited:
+				p := o.abs(use.Path)
+				if o.inStore(p) {
 					o.st.Window.Stored = true
-				case "search":
-					o.st.LookedUp, o.found = true, true
-				case "show":
+					if locate.Within(o.place.Store, p) && !slices.Contains(o.st.StoreEdits, p) && len(o.st.StoreEdits) < gateMaxEditedKept {
+						o.st.StoreEdits = append(o.st.StoreEdits, p)
+					}
+				} else {
+					o.st.Window.addEdit(p)
+				}
+			case memuse.Stored:
+				o.st.Window.Stored = true
+			case memuse.Searched:
+				o.st.LookedUp, o.found = true, true
+			case memuse.Shown:
+				o.found = true
+			case memuse.Read:
+				if strings.HasSuffix(use.Path, ".md") && o.inStore(o.abs(use.Path)) {
 					o.found = true
 				}
-			}
-		case u.Name == "Read":
-			if u.FilePath != "" && strings.HasSuffix(u.FilePath, ".md") && o.inStore(o.abs(u.FilePath)) {
-				o.found = true
-			}
-		case strings.HasPrefix(u.Name, "mcp__"):
-			if strings.HasSuffix(u.Name, "__memory_store") {
-				o.st.Window.Stored = true
-			}
-			if strings.HasSuffix(u.Name, "__context_query") {
-				o.st.LookedUp, o.found = true, true
-			}
-			if strings.HasSuffix(u.Name, "__memory_show") {
-				o.found = true
 			}
 		}
 	}
@@ -504,48 +488,6 @@ func (o *gateObserver) inStore(p string) bool {
 		}
 	}
 	return false
-}
-
-// MemRun is one run of mem in a shell command line: its subcommand and
-// the words after it, quotes removed.
-type MemRun struct {
-	Sub  string
-	Args []string
-}
-
-// MemRuns lists the runs of mem in a shell command line: a word whose base
-// name is "mem" (mem, ./bin/mem, /usr/local/bin/mem, go run ./cmd/mem)
-// followed, after any flags, by the subcommand, anywhere in the line
-// (after cd, &&, ;, |, in $(…) or `…`), as package shell splits the line:
-// quoted text is one word, so `grep "mem store"` is not a run, and neither
-// is a comment or a heredoc's body.
-func MemRuns(cmd string) []MemRun {
-	if !strings.Contains(cmd, "mem") {
-		return nil
-	}
-	var out []MemRun
-	for _, words := range shell.All(cmd) {
-		for i, w := range words {
-			if w.Quoted || filepath.Base(w.Text) != "mem" {
-				continue
-			}
-			j := i + 1
-			for j < len(words) && strings.HasPrefix(words[j].Text, "-") {
-				if words[j].Text == "--store" || words[j].Text == "-C" {
-					j++ // its value
-				}
-				j++
-			}
-			if j < len(words) {
-				r := MemRun{Sub: words[j].Text}
-				for _, a := range words[j+1:] {
-					r.Args = append(r.Args, a.Text)
-				}
-				out = append(out, r)
-			}
-		}
-	}
-	return out
 }
 
 func loadGateState(path string) (gateState, bool, error) {

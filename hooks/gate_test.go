@@ -638,51 +638,6 @@ func TestGatePrune(t *testing.T) {
 	}
 }
 
-func TestGateMemRuns(t *testing.T) {
-	tests := []struct {
-		cmd           string
-		store, search bool
-	}{
-		{`mem store "x"`, true, false},
-		{`mem search vat`, false, true},
-		{`cd /w && mem store --class gotcha --name "a" "b"`, true, false},
-		{`./bin/mem store -`, true, false},
-		{`/usr/local/bin/mem --store .mem store x`, true, false},
-		{`mem --store=.mem search x`, false, true},
-		{`go run ./cmd/mem search "x" | head`, false, true},
-		{`out=$(mem search x); mem store "$out"`, true, true},
-		{"echo hi\nmem store y", true, false},
-		{`(cd a; mem search q)`, false, true},
-		{"`mem search q`", false, true},
-		{`grep "mem store" README.md`, false, false},
-		{`echo 'mem search x'`, false, false},
-		{`mem show store`, false, false},
-		{`mem`, false, false},
-		{`memo store`, false, false},
-		{`mem-store x`, false, false},
-		{`ls mem`, false, false},
-		{`git commit -m "mem: store vat"`, false, false},
-		{`mem\ store`, false, false}, // one word "mem store"
-		{`"mem" store x`, false, false},
-		{`echo "unterminated mem store`, false, false},
-		{`echo 'unterminated`, false, false},
-		{`mem search \`, false, true},
-		{`mem -C /w search x`, false, true},
-		{`mem -C store search x`, false, true}, // -C takes a value
-		// Read as a shell reads them (package shell): a heredoc's body and a
-		// comment run nothing, and a substitution inside double quotes runs.
-		{"cat <<'EOF' > plan.md\nmem store the plan\nEOF", false, false},
-		{"make test # then mem store what broke", false, false},
-		{`echo "found: $(mem search vat)"`, false, true},
-	}
-	for _, tt := range tests {
-		store, search := gateMemRuns(tt.cmd)
-		if store != tt.store || search != tt.search {
-			t.Errorf("gateMemRuns(%q) = %v, %v; want %v, %v", tt.cmd, store, search, tt.store, tt.search)
-		}
-	}
-}
-
 func TestGateFileName(t *testing.T) {
 	tests := map[string]string{
 		"0a5857c1-7c3d-4165-b520-c7eff1cfa27a": "0a5857c1-7c3d-4165-b520-c7eff1cfa27a",
@@ -861,7 +816,7 @@ func TestGateImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	lean := map[string]bool{}
-	for _, p := range []string{"atomicfile", "locate", "logfile", "rawfile", "shell", "transcript"} {
+	for _, p := range []string{"atomicfile", "locate", "logfile", "memuse", "rawfile", "transcript"} {
 		lean["github.com/mem-dev/mem/internal/"+p] = true
 	}
 	for _, imp := range f.Imports {
@@ -870,31 +825,6 @@ func TestGateImports(t *testing.T) {
 			t.Errorf("gate.go imports %s", p)
 		}
 	}
-}
-
-// FuzzGateMemRuns: any command line is read without panicking, and what
-// follows `cd x && ` reads the same as on its own.
-func FuzzGateMemRuns(f *testing.F) {
-	for _, s := range []string{`mem store "x"`, `./bin/mem --store s search q`, `echo "a \" mem store"`, "a `mem search` b", `$(mem store`, `'`, `\`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, cmd string) {
-		store, search := gateMemRuns(cmd)
-		s2, q2 := gateMemRuns("cd x && " + cmd)
-		if store != s2 || search != q2 {
-			t.Fatalf("%q: %v %v alone, %v %v after cd", cmd, store, search, s2, q2)
-		}
-	})
-}
-
-// gateMemRuns reports whether a shell command line runs `mem store` and
-// `mem search`, as the gate reads them from MemRuns.
-func gateMemRuns(cmd string) (store, search bool) {
-	for _, r := range MemRuns(cmd) {
-		store = store || r.Sub == "store"
-		search = search || r.Sub == "search"
-	}
-	return store, search
 }
 
 // TestGateFound: the gate calls its Learner at a stop after the agent
@@ -940,24 +870,6 @@ func TestGateFound(t *testing.T) {
 				t.Errorf("learn called %d times, want %d", calls, want)
 			}
 		})
-	}
-}
-
-func TestMemRunsArgs(t *testing.T) {
-	tests := []struct{ cmd, want string }{
-		{`mem show spanish-vat`, "show[spanish-vat]"},
-		{`cd /w && mem --store .mem -C /w show "a b" c | head`, "show[a b c]"},
-		{`mem search x; mem show y`, "search[x] show[y]"},
-		{`echo "mem show x"`, ""},
-	}
-	for _, tt := range tests {
-		var got []string
-		for _, r := range MemRuns(tt.cmd) {
-			got = append(got, r.Sub+"["+strings.Join(r.Args, " ")+"]")
-		}
-		if strings.Join(got, " ") != tt.want {
-			t.Errorf("MemRuns(%q) = %q, want %q", tt.cmd, got, tt.want)
-		}
 	}
 }
 

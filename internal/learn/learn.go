@@ -39,7 +39,6 @@
 package learn
 
 import (
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -49,6 +48,7 @@ import (
 
 	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/lazyregexp"
+	"github.com/mem-dev/mem/internal/memuse"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/transcript"
 	"github.com/mem-dev/mem/search"
@@ -176,32 +176,20 @@ func (r *turnReader) entry(e transcript.Entry) error {
 }
 
 func (r *turnReader) toolUse(u transcript.ToolUse) {
-	switch {
-	case u.Name == "Bash":
-		for _, run := range hooks.MemRuns(u.Command) {
-			switch run.Sub {
-			case "search":
-				r.pending[u.ID] = BySearch
-			case "show":
-				for _, a := range run.Args {
-					if slug := strings.TrimSuffix(a, ".md"); r.known(slug) {
-						r.opened(slug, ByShow)
-					}
+	for _, use := range memuse.Of(u) {
+		switch use.Kind {
+		case memuse.Searched:
+			r.pending[u.ID] = BySearch
+		case memuse.Shown:
+			for _, slug := range use.Slugs {
+				if r.known(slug) {
+					r.opened(slug, ByShow)
 				}
 			}
-		}
-	case u.Name == "Read":
-		if slug, ok := r.fileSlug(u.FilePath); ok {
-			r.opened(slug, ByRead)
-		}
-	case strings.HasPrefix(u.Name, "mcp__") && strings.HasSuffix(u.Name, "__context_query"):
-		r.pending[u.ID] = BySearch
-	case strings.HasPrefix(u.Name, "mcp__") && strings.HasSuffix(u.Name, "__memory_show"):
-		var in struct {
-			Slug string `json:"slug"`
-		}
-		if json.Unmarshal(u.Input, &in) == nil && r.known(in.Slug) {
-			r.opened(in.Slug, ByShow)
+		case memuse.Read:
+			if slug, ok := r.fileSlug(use.Path); ok {
+				r.opened(slug, ByRead)
+			}
 		}
 	}
 }
