@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mem-dev/mem/internal/injections"
 	"github.com/mem-dev/mem/internal/jsonscan"
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/logfile"
@@ -475,13 +476,13 @@ func appendJSONString(b []byte, s string) []byte {
 // did (time, session, the prompt and the part of the previous turn it read,
 // cleaned query, injected or not, results and scores), so a person can
 // review what was injected and what was kept quiet, and turn a decision
-// into a battery line that replays it. A prompt longer than MaxLoggedPrompt
+// into a battery line that replays it. A prompt longer than injections.MaxPrompt
 // is logged cut there, and says so.
 func logDecision(cacheDir string, now time.Time, session, prompt, previous string, q search.Query, results []search.Result) {
 	query := q.String()
-	clipped := len(prompt) > MaxLoggedPrompt
+	clipped := len(prompt) > injections.MaxPrompt
 	if clipped {
-		prompt = text.Clip(prompt, MaxLoggedPrompt)
+		prompt = text.Clip(prompt, injections.MaxPrompt)
 	}
 	b := make([]byte, 0, len(query)+len(prompt)+len(previous)+(len(query)+len(prompt))/8+128*(len(results)+2))
 	b = append(b, `{"time":`...)
@@ -518,5 +519,5 @@ func logDecision(cacheDir string, now time.Time, session, prompt, previous strin
 		b = append(b, ']')
 	}
 	b = append(b, '}')
-	logfile.Append(filepath.Join(cacheDir, DecisionLog), string(b))
+	logfile.Append(filepath.Join(cacheDir, injections.Log), string(b))
 }

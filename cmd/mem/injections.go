@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/injections"
 	"github.com/mem-dev/mem/internal/text"
 )
 
@@ -24,11 +24,11 @@ func (c injectionsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	all, err := hooks.Decisions(r.Place.CacheDir())
+	all, err := injections.Read(r.Place.CacheDir())
 	if err != nil {
 		return fmt.Errorf("read the decision log: %w", err)
 	}
-	var picked []hooks.Decision
+	var picked []injections.Decision
 	injected := 0
 	for _, d := range all {
 		if strings.HasPrefix(d.Session, c.Session) {

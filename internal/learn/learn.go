@@ -46,7 +46,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/injections"
 	"github.com/mem-dev/mem/internal/lazyregexp"
 	"github.com/mem-dev/mem/internal/memuse"
 	"github.com/mem-dev/mem/internal/secrets"
@@ -340,7 +340,7 @@ func Key(alias string) string {
 // decisions (of every session; each turn takes its own). When the hook
 // showed other memories, the prompt's words that are about them and not
 // about the memory found are left out of its alias.
-func Candidates(turns []Turn, decisions []hooks.Decision, mems Memories) []Candidate {
+func Candidates(turns []Turn, decisions []injections.Decision, mems Memories) []Candidate {
 	var out []Candidate
 	taken := map[int]bool{}
 	for _, t := range turns {
@@ -386,7 +386,7 @@ func Candidates(turns []Turn, decisions []hooks.Decision, mems Memories) []Candi
 // decisionFor finds the decision the prompt hook logged for t's prompt:
 // the same session, the prompt's own query, close in time; the first one
 // not taken by an earlier turn.
-func decisionFor(t Turn, decisions []hooks.Decision, taken map[int]bool) (hooks.Decision, bool) {
+func decisionFor(t Turn, decisions []injections.Decision, taken map[int]bool) (injections.Decision, bool) {
 	own := search.ParseQuery(t.Prompt, "").String()
 	for i, d := range decisions {
 		if taken[i] || d.Session != t.Session || !sameQuery(d.Query, own) {
@@ -400,7 +400,7 @@ func decisionFor(t Turn, decisions []hooks.Decision, taken map[int]bool) (hooks.
 		taken[i] = true
 		return d, true
 	}
-	return hooks.Decision{}, false
+	return injections.Decision{}, false
 }
 
 // sameQuery reports whether a logged query is own, the prompt's terms,

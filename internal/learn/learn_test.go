@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/injections"
 	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/search"
 )
@@ -83,10 +83,10 @@ func writeTranscript(t *testing.T, lines ...string) string {
 }
 
 // decision is the prompt hook's log line for text.
-func decision(session, text string, at time.Time, injected ...string) hooks.Decision {
-	d := hooks.Decision{Time: at.Format(time.RFC3339), Session: session, Query: search.ParseQuery(text, "").String(), Injected: len(injected) > 0}
+func decision(session, text string, at time.Time, injected ...string) injections.Decision {
+	d := injections.Decision{Time: at.Format(time.RFC3339), Session: session, Query: search.ParseQuery(text, "").String(), Injected: len(injected) > 0}
 	for _, s := range injected {
-		d.Results = append(d.Results, hooks.DecisionResult{Slug: s, Score: 0.9})
+		d.Results = append(d.Results, injections.Result{Slug: s, Score: 0.9})
 	}
 	return d
 }
@@ -107,25 +107,25 @@ func TestCandidates(t *testing.T) {
 	tests := []struct {
 		name      string
 		lines     []string
-		decisions []hooks.Decision
+		decisions []injections.Decision
 		want      string // slug/how/used/hook of each candidate, or ""
 	}{
 		{
 			name:      "silent, then a search: its first result, not used",
 			lines:     []string{prompt("u1", "s1", ask, t0), searchRun("t1"), searchResult("t1")},
-			decisions: []hooks.Decision{decision("s1", ask, t0)},
+			decisions: []injections.Decision{decision("s1", ask, t0)},
 			want:      vat + "/search/false/silent",
 		},
 		{
 			name:      "silent, a search, then the memory opened: used",
 			lines:     []string{prompt("u1", "s1", ask, t0), searchRun("t1"), searchResult("t1"), toolUse("t2", "Bash", map[string]any{"command": "mem show " + vat})},
-			decisions: []hooks.Decision{decision("s1", ask, t0)},
+			decisions: []injections.Decision{decision("s1", ask, t0)},
 			want:      vat + "/search/true/silent",
 		},
 		{
 			name:      "other memories injected, the file read and named in the answer",
 			lines:     []string{prompt("u1", "s1", ask, t0), toolUse("t1", "Read", map[string]any{"file_path": "/repo/.claude/agent-memory/" + vat + ".md"}), say("Spanish VAT rounds per line, so the basket loses a cent.")},
-			decisions: []hooks.Decision{decision("s1", ask, t0, friday)},
+			decisions: []injections.Decision{decision("s1", ask, t0, friday)},
 			want:      vat + "/read/true/other",
 		},
 		{
@@ -133,45 +133,45 @@ func TestCandidates(t *testing.T) {
 			lines: []string{prompt("u1", "s1", ask, t0),
 				toolUse("t1", "mcp__mem__context_query", map[string]any{"query": "vat"}), toolResult("t1", "1. spanish-vat-rounds-per-line (gotcha, score 0.91): Spanish VAT"),
 				toolUse("t2", "mcp__mem__memory_show", map[string]any{"slug": vat})},
-			decisions: []hooks.Decision{decision("s1", ask, t0)},
+			decisions: []injections.Decision{decision("s1", ask, t0)},
 			want:      vat + "/search/true/silent",
 		},
 		{
 			name:      "other memories injected: their words are left out of the alias",
 			lines:     []string{prompt("u1", "s1", "friday deploys made my checkout basket a penny short", t0), toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
-			decisions: []hooks.Decision{decision("s1", "friday deploys made my checkout basket a penny short", t0, friday)},
+			decisions: []injections.Decision{decision("s1", "friday deploys made my checkout basket a penny short", t0, friday)},
 			want:      vat + "/show/false/other/checkout basket penny short",
 		},
 		{
 			name:      "the hook injected it already: nothing to learn",
 			lines:     []string{prompt("u1", "s1", ask, t0), toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
-			decisions: []hooks.Decision{decision("s1", ask, t0, vat)},
+			decisions: []injections.Decision{decision("s1", ask, t0, vat)},
 		},
 		{
 			name:      "no decision for the prompt (another session's, or another query)",
 			lines:     []string{prompt("u1", "s1", ask, t0), toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
-			decisions: []hooks.Decision{decision("s2", ask, t0), decision("s1", "why do deploys fail on friday", t0)},
+			decisions: []injections.Decision{decision("s2", ask, t0), decision("s1", "why do deploys fail on friday", t0)},
 		},
 		{
 			name:      "a decision hours away is another prompt's",
 			lines:     []string{prompt("u1", "s1", ask, t0), toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
-			decisions: []hooks.Decision{decision("s1", ask, t0.Add(-3*time.Hour))},
+			decisions: []injections.Decision{decision("s1", ask, t0.Add(-3*time.Hour))},
 		},
 		{
 			name:      "a refined query still matches the prompt's own",
 			lines:     []string{prompt("u1", "s1", ask, t0), toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
-			decisions: []hooks.Decision{{Time: t0.Format(time.RFC3339), Session: "s1", Query: search.ParseQuery(ask, "").String() + " +checkout^0.2"}},
+			decisions: []injections.Decision{{Time: t0.Format(time.RFC3339), Session: "s1", Query: search.ParseQuery(ask, "").String() + " +checkout^0.2"}},
 			want:      vat + "/show/false/silent",
 		},
 		{
 			name:      "a memory the store does not have, a failed search, a grep: nothing",
 			lines:     []string{prompt("u1", "s1", ask, t0), toolUse("t1", "Bash", map[string]any{"command": "mem show no-such-memory; grep 'mem show x' README"}), searchRun("t2"), line(map[string]any{"type": "user", "sessionId": "s1", "message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "t2", "is_error": true, "content": vat}}}})},
-			decisions: []hooks.Decision{decision("s1", ask, t0)},
+			decisions: []injections.Decision{decision("s1", ask, t0)},
 		},
 		{
 			name:      "a lookup before any prompt belongs to no turn",
 			lines:     []string{toolUse("t1", "Bash", map[string]any{"command": "mem show " + vat})},
-			decisions: []hooks.Decision{decision("s1", ask, t0)},
+			decisions: []injections.Decision{decision("s1", ask, t0)},
 		},
 	}
 	for _, tt := range tests {
@@ -210,7 +210,7 @@ func TestReadResumesAtTheLastTurn(t *testing.T) {
 	if len(turns) != 2 || resume != turns[1].Offset || resume != int64(len(first)+len(say("no"))+2) {
 		t.Fatalf("%d turns, resume at %d (second turn at %d)", len(turns), resume, turns[1].Offset)
 	}
-	d := []hooks.Decision{decision("s1", ask, t0)}
+	d := []injections.Decision{decision("s1", ask, t0)}
 	b := &Book{Offsets: map[string]int64{}}
 	if n := b.Add(Candidates(turns, d, mems)); n != 1 {
 		t.Fatalf("added %d", n)
@@ -313,7 +313,7 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ds []hooks.Decision
+		var ds []injections.Decision
 		for _, tu := range turns {
 			ds = append(ds, decision(tu.Session, tu.Prompt, tu.Time))
 		}

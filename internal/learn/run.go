@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem"
-	"github.com/mem-dev/mem/hooks"
+	"github.com/mem-dev/mem/internal/injections"
 )
 
 // Lock is the lock, in the repository's state directory, that one
@@ -53,7 +53,7 @@ func Run(ctx context.Context, r *mem.Repo, transcriptPath string, now time.Time)
 		return rep, err
 	}
 	rep.Turns = len(turns)
-	decisions, err := hooks.Decisions(r.Place.CacheDir())
+	decisions, err := injections.Read(r.Place.CacheDir())
 	if err != nil {
 		return rep, err
 	}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/curator"
-	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/enrich"
 	"github.com/mem-dev/mem/internal/gittest"
+	"github.com/mem-dev/mem/internal/injections"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/skills"
 	"github.com/mem-dev/mem/mdparse"
@@ -226,8 +226,8 @@ func wantNotIn(t *testing.T, page string, bad ...string) {
 	}
 }
 
-type decisionLine = hooks.Decision
+type decisionLine = injections.Decision
 
-func decisionsOf(f *fixture) ([]hooks.Decision, error) {
-	return hooks.Decisions(f.repo.Place.CacheDir())
+func decisionsOf(f *fixture) ([]injections.Decision, error) {
+	return injections.Read(f.repo.Place.CacheDir())
 }

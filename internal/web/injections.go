@@ -11,12 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mem-dev/mem/hooks"
 	"github.com/mem-dev/mem/internal/eval"
+	"github.com/mem-dev/mem/internal/injections"
 )
 
 type decision struct {
-	hooks.Decision
+	injections.Decision
 	ID   string
 	When time.Time
 	Mark *eval.Case
@@ -35,13 +35,13 @@ type injectionsPage struct {
 
 // decisionID names a decision in the marks battery: stable, since a
 // decision's time and session never change.
-func decisionID(d hooks.Decision) string {
+func decisionID(d injections.Decision) string {
 	h := sha256.Sum256([]byte(d.Time + "\x00" + d.Session))
 	return "inj-" + hex.EncodeToString(h[:5])
 }
 
 // injectedSlugs are what a decision injected.
-func injectedSlugs(d hooks.Decision) []string {
+func injectedSlugs(d injections.Decision) []string {
 	out := []string{}
 	for _, r := range d.Results {
 		out = append(out, r.Slug)
@@ -50,7 +50,7 @@ func injectedSlugs(d hooks.Decision) []string {
 }
 
 func (s *Server) injections(w http.ResponseWriter, r *http.Request) {
-	all, err := hooks.Decisions(s.o.Repo.Place.CacheDir())
+	all, err := injections.Read(s.o.Repo.Place.CacheDir())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("read the decision log: %w", err))
 		return
@@ -93,12 +93,12 @@ func (s *Server) injections(w http.ResponseWriter, r *http.Request) {
 // mark writes a person's judgement of one decision as a battery line.
 func (s *Server) mark(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
-	all, err := hooks.Decisions(s.o.Repo.Place.CacheDir())
+	all, err := injections.Read(s.o.Repo.Place.CacheDir())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
-	i := slices.IndexFunc(all, func(d hooks.Decision) bool { return decisionID(d) == id })
+	i := slices.IndexFunc(all, func(d injections.Decision) bool { return decisionID(d) == id })
 	if i < 0 {
 		s.fail(w, r, http.StatusNotFound, fmt.Errorf("no decision %q in the log", id))
 		return

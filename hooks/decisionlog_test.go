@@ -7,29 +7,30 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-dev/mem/internal/injections"
 	"github.com/mem-dev/mem/search"
 )
 
-// TestDecisions reads back what logDecision wrote, the moved log first, and
+// TestDecisions reads back, through package injections, what logDecision wrote, the moved log first, and
 // passes over a line cut short.
 func TestDecisions(t *testing.T) {
 	dir := t.TempDir()
-	if got, err := Decisions(dir); err != nil || len(got) != 0 {
+	if got, err := injections.Read(dir); err != nil || len(got) != 0 {
 		t.Fatalf("no log: %v, %v", got, err)
 	}
 	older := `{"time":"2026-11-01T10:00:00Z","session":"s0","query":"old","injected":false}` + "\n" +
 		`{"time":"2026-11-01T10:00:01Z","sess` + "\n"
-	if err := os.WriteFile(filepath.Join(dir, DecisionLog+".1"), []byte(older), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, injections.Log+".1"), []byte(older), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 	q := search.ParseQuery("why is spanish vat a cent off?", "")
 	logDecision(dir, now, "s1", "why is spanish vat a cent off?", "we looked at tax.py", q, []search.Result{{Slug: "vat-rounding", Score: 0.5}})
 	logDecision(dir, now.Add(time.Second), "s1", "ok go ahead", "", search.ParseQuery("ok go ahead", ""), nil)
-	long := strings.Repeat("log line\n", MaxLoggedPrompt)
+	long := strings.Repeat("log line\n", injections.MaxPrompt)
 	logDecision(dir, now.Add(2*time.Second), "s1", long, "", search.ParseQuery(long, ""), nil)
 
-	got, err := Decisions(dir)
+	got, err := injections.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestDecisions(t *testing.T) {
 	if got[2].Prompt != "ok go ahead" || got[2].Previous != "" {
 		t.Errorf("decision 3 keeps prompt %q, previous %q", got[2].Prompt, got[2].Previous)
 	}
-	if !got[3].Clipped || len(got[3].Prompt) > MaxLoggedPrompt+len("…") || !strings.HasPrefix(long, strings.TrimSuffix(got[3].Prompt, "…")) {
+	if !got[3].Clipped || len(got[3].Prompt) > injections.MaxPrompt+len("…") || !strings.HasPrefix(long, strings.TrimSuffix(got[3].Prompt, "…")) {
 		t.Errorf("a long prompt is logged as %d bytes, clipped %v", len(got[3].Prompt), got[3].Clipped)
 	}
 	if got[0].Query != "old" || got[1].Session != "s1" || !got[1].Injected || got[2].Injected {
