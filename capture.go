@@ -168,7 +168,7 @@ func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capt
 		changes  []gitstore.Change
 		written  []Written
 		skipped  []capture.Skipped
-		trailers = []gitstore.Trailer{{Key: "Mem-Session", Value: s.ID}}
+		trailers = []gitstore.Trailer{{Key: gitstore.TrailerSession, Value: s.ID}}
 		taken    = map[string]bool{}
 		now      = r.Now().UTC().Truncate(time.Second)
 	)
@@ -184,7 +184,7 @@ func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capt
 				continue
 			}
 		}
-		n := Note{Name: p.Name, Description: p.Description, Class: p.Class, Importance: p.Importance, Tags: p.Tags, Body: p.Text(), Action: "capture"}
+		n := Note{Name: p.Name, Description: p.Description, Class: p.Class, Importance: p.Importance, Tags: p.Tags, Body: p.Text(), Action: gitstore.ActionCapture}
 		if err := n.normalise(); err != nil {
 			skip(p, "%v", err)
 			continue
@@ -227,16 +227,16 @@ func (r *Repo) applyCapture(ctx context.Context, s *capture.Session, keep []capt
 		changes = append(changes, n.file(rel, now))
 		changes = append(changes, extra...)
 		taken[slug] = true
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: slug})
+		trailers = append(trailers, gitstore.Trailer{Key: gitstore.TrailerSlug, Value: slug})
 		for _, note := range p.Notes {
-			trailers = append(trailers, gitstore.Trailer{Key: "Mem-Note", Value: slug + ": " + note})
+			trailers = append(trailers, gitstore.Trailer{Key: gitstore.TrailerNote, Value: slug + ": " + note})
 		}
 		written = append(written, Written{Slug: slug, Path: r.Place.Rel(r.abs(rel))})
 	}
 	if len(changes) == 0 {
 		return nil, skipped, nil
 	}
-	info := gitstore.CommitInfo{Action: "capture", Trailers: trailers}
+	info := gitstore.CommitInfo{Action: gitstore.ActionCapture, Trailers: trailers}
 	var slugs []string
 	for _, w := range written {
 		slugs = append(slugs, w.Slug)

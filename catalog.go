@@ -108,7 +108,7 @@ func (r *Repo) FixCatalog(ctx context.Context, rel string) (FixedCatalog, error)
 	w := FixedCatalog{Written: Written{Slug: rel, Path: r.Place.Rel(r.abs(rel))}}
 	data := catalog.Generate(rel, entries, current, nil)
 	changes := []gitstore.Change{{Path: rel, Data: data}}
-	info := gitstore.CommitInfo{Action: "regenerate-index", Slug: rel}
+	info := gitstore.CommitInfo{Action: gitstore.ActionRegenerateIndex, Slug: rel}
 	if sections := catalog.Sections(current); len(sections) > 0 && (catalog.Cut(data) || !mdparse.MeasureCatalog(w.Path, data).Fits) {
 		moved, mchanges, err := r.notesToMemories(rel, sections)
 		if err != nil {
@@ -121,7 +121,7 @@ func (r *Repo) FixCatalog(ctx context.Context, rel string) (FixedCatalog, error)
 		data = catalog.Generate(rel, entries, nil, nil) // the notes are memories now
 		changes = append([]gitstore.Change{{Path: rel, Data: data}}, mchanges...)
 		info.Subject = fmt.Sprintf("mem: regenerate %s, its notes moved into %d memories", rel, len(moved))
-		info.Trailers = []gitstore.Trailer{{Key: "Mem-Moved", Value: strings.Join(w.Moved, ", ")}}
+		info.Trailers = []gitstore.Trailer{{Key: gitstore.TrailerMoved, Value: strings.Join(w.Moved, ", ")}}
 	}
 	if b := mdparse.MeasureCatalog(w.Path, data); !b.Fits {
 		return FixedCatalog{}, fmt.Errorf("%s would still not load whole (%d lines, %d bytes; Claude Code stops at line %d): nothing was written; move its longest lines into memories with mem store, then run mem budget --fix again", w.Path, b.Lines, b.Bytes, b.CutLine)

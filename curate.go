@@ -123,23 +123,23 @@ func (r *Repo) supersede(ctx context.Context, mems map[string]*mdparse.Memory, p
 		return "", err
 	}
 	trailers = append(trailers,
-		gitstore.Trailer{Key: "Mem-Keep", Value: d.Keep},
-		gitstore.Trailer{Key: "Mem-Confidence", Value: fmt.Sprintf("%.2f", d.Confidence)},
-		gitstore.Trailer{Key: "Mem-Reason", Value: d.Reason},
+		gitstore.Trailer{Key: gitstore.TrailerKeep, Value: d.Keep},
+		gitstore.Trailer{Key: gitstore.TrailerConfidence, Value: fmt.Sprintf("%.2f", d.Confidence)},
+		gitstore.Trailer{Key: gitstore.TrailerReason, Value: d.Reason},
 	)
 	if len(d.Guards) > 0 {
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Guards", Value: strings.Join(d.Guards, "; ")})
+		trailers = append(trailers, gitstore.Trailer{Key: gitstore.TrailerGuards, Value: strings.Join(d.Guards, "; ")})
 	}
 	info := gitstore.CommitInfo{
-		Action:   "supersede",
+		Action:   gitstore.ActionSupersede,
 		Slug:     d.Retire,
 		Subject:  fmt.Sprintf("mem: supersede %s by %s", d.Retire, d.Keep),
 		Trailers: trailers,
 	}
 	if d.Merged != "" {
-		info.Action, info.Subject = "merge", fmt.Sprintf("mem: merge %s into %s", d.Retire, d.Keep)
+		info.Action, info.Subject = gitstore.ActionMerge, fmt.Sprintf("mem: merge %s into %s", d.Retire, d.Keep)
 		for _, o := range d.Outdated {
-			info.Trailers = append(info.Trailers, gitstore.Trailer{Key: "Mem-Outdated", Value: o})
+			info.Trailers = append(info.Trailers, gitstore.Trailer{Key: gitstore.TrailerOutdated, Value: o})
 		}
 	}
 	res, err := r.files.Apply(ctx, append([]gitstore.Change{{Path: paths[d.Retire], Data: m.Bytes()}}, extra...), info)

@@ -60,7 +60,7 @@ func (r *Repo) Rewrite(ctx context.Context, slug string, was, now []byte) (Writt
 	if err != nil {
 		return Written{}, err
 	}
-	return r.commitEdit(ctx, rel, m, "edit")
+	return r.commitEdit(ctx, rel, m, gitstore.ActionEdit)
 }
 
 // Update is a change to some fields of a memory; nil fields stay as they
@@ -134,7 +134,7 @@ func (r *Repo) Update(ctx context.Context, ref string, u Update) (Written, error
 	if err != nil {
 		return Written{}, err
 	}
-	return r.commitEdit(ctx, rel, checked, "update")
+	return r.commitEdit(ctx, rel, checked, gitstore.ActionUpdate)
 }
 
 // checkedMemory parses data as a memory a writer may commit: it parses

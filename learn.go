@@ -19,7 +19,7 @@ var errRefused = errors.New("refused")
 // says why the alias was not taken (a copy of the memory's own words, a
 // secret, a superseded memory, ...); then nothing is written.
 func (r *Repo) LearnAlias(ctx context.Context, slug, alias, why string) (w Written, refused string, err error) {
-	w, err = r.edit(ctx, slug, "learn-alias", func(m *mdparse.Memory) error {
+	w, err = r.edit(ctx, slug, gitstore.ActionLearnAlias, func(m *mdparse.Memory) error {
 		switch {
 		case m.Status == mdparse.StatusForgotten:
 			refused = "the memory is forgotten"
@@ -36,7 +36,7 @@ func (r *Repo) LearnAlias(ctx context.Context, slug, alias, why string) (w Writt
 			return errRefused
 		}
 		return nil
-	}, gitstore.Trailer{Key: "Mem-Alias", Value: alias}, gitstore.Trailer{Key: "Mem-Reason", Value: why})
+	}, gitstore.Trailer{Key: gitstore.TrailerAlias, Value: alias}, gitstore.Trailer{Key: gitstore.TrailerReason, Value: why})
 	if errors.Is(err, errRefused) {
 		return Written{Slug: slug}, refused, nil
 	}

@@ -138,13 +138,13 @@ func (r *Repo) applyEnriched(ctx context.Context, snap *snapshot, out []Enriched
 		}
 		changes = append(changes, gitstore.Change{Path: snap.paths[slug], Data: snap.mems[slug].Bytes()})
 		slugs = append(slugs, slug)
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: slug})
+		trailers = append(trailers, gitstore.Trailer{Key: gitstore.TrailerSlug, Value: slug})
 		apply = append(apply, i)
 	}
 	if len(changes) == 0 {
 		return nil
 	}
-	info := gitstore.CommitInfo{Action: "enrich"}
+	info := gitstore.CommitInfo{Action: gitstore.ActionEnrich}
 	if len(slugs) == 1 {
 		info.Slug = slugs[0]
 	} else {

@@ -248,15 +248,15 @@ func (r *Repo) commitProfile(ctx context.Context, files *gitstore.Store, p profi
 // lines left the profile, named in the subject (the first, and how many
 // more) and each in a Mem-Demoted trailer.
 func profileCommit(c ProfileChange) gitstore.CommitInfo {
-	verb, key, did := "add", "Mem-Profile-Add", "gained"
+	verb, action, key, did := "add", gitstore.ActionProfileAdd, gitstore.TrailerProfileAdd, "gained"
 	if c.Merged {
-		verb, key, did = "update", "Mem-Profile-Update", "updated"
+		verb, action, key, did = "update", gitstore.ActionProfileUpdate, gitstore.TrailerProfileUpdate, "updated"
 	}
 	trailers := []gitstore.Trailer{{Key: key, Value: c.Line.Text}}
 	if len(c.Demoted) == 0 {
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Slug", Value: profile.FileName})
+		trailers = append(trailers, gitstore.Trailer{Key: gitstore.TrailerSlug, Value: profile.FileName})
 		return gitstore.CommitInfo{
-			Action:   "profile-" + verb,
+			Action:   action,
 			Subject:  fmt.Sprintf("mem: profile %s %q", verb, text.ClipWords(c.Line.Text, 60)),
 			Trailers: trailers,
 		}
@@ -266,16 +266,16 @@ func profileCommit(c ProfileChange) gitstore.CommitInfo {
 	body.WriteString("the weakest lines became memories (class preference):\n")
 	for _, d := range c.Demoted {
 		fmt.Fprintf(&body, "- %q (%s) -> %s\n", d.Text, d.Meta(), d.Slug)
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Demoted", Value: d.Slug})
+		trailers = append(trailers, gitstore.Trailer{Key: gitstore.TrailerDemoted, Value: d.Slug})
 	}
 	subject := fmt.Sprintf("mem: demote %q from the profile to %s", text.ClipWords(c.Demoted[0].Text, 50), c.Demoted[0].Slug)
 	if n := len(c.Demoted) - 1; n > 0 {
 		subject += fmt.Sprintf(" (and %d more)", n)
 	}
 	trailers = append(trailers,
-		gitstore.Trailer{Key: "Mem-Slug", Value: c.Demoted[0].Slug},
-		gitstore.Trailer{Key: "Mem-Profile-Size", Value: fmt.Sprintf("%d/%d", c.Size, c.Cap)})
-	return gitstore.CommitInfo{Action: "demote", Subject: subject, Body: body.String(), Trailers: trailers}
+		gitstore.Trailer{Key: gitstore.TrailerSlug, Value: c.Demoted[0].Slug},
+		gitstore.Trailer{Key: gitstore.TrailerProfileSize, Value: fmt.Sprintf("%d/%d", c.Size, c.Cap)})
+	return gitstore.CommitInfo{Action: gitstore.ActionDemote, Subject: subject, Body: body.String(), Trailers: trailers}
 }
 
 // demotedMemory is the memory a demoted line becomes: the line as its name
@@ -354,11 +354,11 @@ func (r *Repo) ProfileRemove(ctx context.Context, scope ProfileScope, which stri
 	p.Lines = append(p.Lines[:i], p.Lines[i+1:]...)
 	out.Size = p.Size()
 	out.Result, err = r.commitProfile(ctx, files, p, nil, gitstore.CommitInfo{
-		Action:  "profile-rm",
+		Action:  gitstore.ActionProfileRm,
 		Subject: fmt.Sprintf("mem: profile rm %q", text.ClipWords(out.Line.Text, 60)),
 		Trailers: []gitstore.Trailer{
-			{Key: "Mem-Profile-Rm", Value: out.Line.Text},
-			{Key: "Mem-Slug", Value: profile.FileName},
+			{Key: gitstore.TrailerProfileRm, Value: out.Line.Text},
+			{Key: gitstore.TrailerSlug, Value: profile.FileName},
 		},
 	})
 	return out, err
@@ -415,11 +415,11 @@ func (r *Repo) ProfileMigrate(ctx context.Context, cap int) (ProfileMigration, e
 	}
 	defer unlock()
 	out.Result, err = r.files.Apply(ctx, []gitstore.Change{{Path: profile.FileName, Delete: true}}, gitstore.CommitInfo{
-		Action:  "profile-migrate",
+		Action:  gitstore.ActionProfileMigrate,
 		Subject: fmt.Sprintf("mem: the profile is personal: %d lines move out of the store", len(out.Moved)),
 		Body:    fmt.Sprintf("%s reached every teammate's agent; its lines now live in %s, which is not shared.", out.From, out.To),
 		Trailers: []gitstore.Trailer{
-			{Key: "Mem-Slug", Value: profile.FileName},
+			{Key: gitstore.TrailerSlug, Value: profile.FileName},
 		},
 	})
 	if err == nil {

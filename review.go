@@ -34,7 +34,7 @@ func (r *Repo) enqueue(ctx context.Context, items []curator.ReviewItem) error {
 		return nil
 	}
 	_, err = r.files.Apply(ctx, []gitstore.Change{{Path: curator.ReviewFile, Data: curator.EncodeReviews(queue)}}, gitstore.CommitInfo{
-		Action:  "review-queue",
+		Action:  gitstore.ActionReviewQueue,
 		Subject: fmt.Sprintf("mem: queue %d curation decisions for review", added),
 	})
 	return err
@@ -70,7 +70,7 @@ func (r *Repo) Decide(ctx context.Context, o DecideOptions) (string, error) {
 		res, err := r.files.Apply(ctx, record, gitstore.CommitInfo{
 			Action: ru.Action, Slug: it.ID,
 			Subject:  fmt.Sprintf("mem: %s review %s (%s, %s)", ru.Verb, it.ID, it.A, it.B),
-			Trailers: []gitstore.Trailer{{Key: "Mem-Reason", Value: it.Reason}},
+			Trailers: []gitstore.Trailer{{Key: gitstore.TrailerReason, Value: it.Reason}},
 		})
 		return res.Commit, err
 	}
@@ -78,7 +78,7 @@ func (r *Repo) Decide(ctx context.Context, o DecideOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	commit, err := r.supersede(ctx, mems, paths, *ru.Supersede, record, gitstore.Trailer{Key: "Mem-Review", Value: it.ID})
+	commit, err := r.supersede(ctx, mems, paths, *ru.Supersede, record, gitstore.Trailer{Key: gitstore.TrailerReview, Value: it.ID})
 	if err != nil {
 		return "", err
 	}

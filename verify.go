@@ -109,7 +109,7 @@ func (r *Repo) Verify(ctx context.Context, o VerifyOptions) (Verified, error) {
 		fmt.Fprintf(&body, "verified again %s\n", s)
 	}
 	res, err := r.files.Apply(ctx, changes, gitstore.CommitInfo{
-		Action:  "verify",
+		Action:  gitstore.ActionVerify,
 		Subject: fmt.Sprintf("mem: verify %d memories: %d labelled, %d cleared", rep.Memories, len(out.Labelled), len(out.Cleared)),
 		Body:    body.String(),
 	})

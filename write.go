@@ -34,7 +34,7 @@ type Note struct {
 	Tags                     []string
 	Supersedes               string // slug of a memory this one replaces
 	Body                     string
-	Action                   string // commit action; "store" when empty
+	Action                   string // commit action; gitstore.ActionStore when empty
 	Trailers                 []gitstore.Trailer
 }
 
@@ -69,7 +69,7 @@ func (r *Repo) forgotten(slug, rel string) *ForgottenError {
 	f := &ForgottenError{Slug: slug}
 	revs, _ := r.files.History(rel, 0)
 	for _, rev := range revs {
-		if rev.Action == "forget" {
+		if rev.Action == gitstore.ActionForget {
 			f.Forget = rev.Commit
 			break
 		}
@@ -166,7 +166,7 @@ func (r *Repo) markSuperseded(old, slug string) (gitstore.Change, gitstore.Trail
 	if err := m.Set(mdparse.KeySupersededBy, slug); err != nil {
 		return gitstore.Change{}, gitstore.Trailer{}, err
 	}
-	return gitstore.Change{Path: rel, Data: m.Bytes()}, gitstore.Trailer{Key: "Mem-Supersedes", Value: old}, nil
+	return gitstore.Change{Path: rel, Data: m.Bytes()}, gitstore.Trailer{Key: gitstore.TrailerSupersedes, Value: old}, nil
 }
 
 func (n *Note) normalise() error {
@@ -197,9 +197,9 @@ func (n *Note) normalise() error {
 		return fmt.Errorf("importance %d is out of range 1-10", n.Importance)
 	}
 	if n.Action == "" {
-		n.Action = "store"
+		n.Action = gitstore.ActionStore
 		if n.Supersedes != "" {
-			n.Action = "supersede" // as mem log names the curator's
+			n.Action = gitstore.ActionSupersede // as mem log names the curator's
 		}
 	}
 	for i, t := range n.Tags {
@@ -281,7 +281,7 @@ func (r *Repo) Forget(ctx context.Context, ref string) (Written, error) {
 	if err != nil {
 		return Written{}, err
 	}
-	return r.edit(ctx, slug, "forget", func(m *mdparse.Memory) error {
+	return r.edit(ctx, slug, gitstore.ActionForget, func(m *mdparse.Memory) error {
 		if m.Status == mdparse.StatusForgotten {
 			return fmt.Errorf("%s is already forgotten", slug)
 		}
@@ -445,7 +445,7 @@ func (r *Repo) CommitEdits(ctx context.Context, paths []string) ([]Written, erro
 		if path.Base(slug) != "MEMORY" {
 			slug = path.Base(slug)
 		}
-		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: data}}, gitstore.CommitInfo{Action: "edit", Slug: slug})
+		res, err := r.files.Apply(ctx, []gitstore.Change{{Path: rel, Data: data}}, gitstore.CommitInfo{Action: gitstore.ActionEdit, Slug: slug})
 		if err != nil {
 			errs = append(errs, err)
 			continue

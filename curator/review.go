@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/mem-dev/mem/gitstore"
 )
 
 // ReviewFile is the review queue's file, at the top of the store.
@@ -146,10 +148,10 @@ func Decide(queue []Review, id string, accept bool, keep string) (Ruling, error)
 	switch {
 	case !accept:
 		it.Status = ReviewRejected
-		return Ruling{Item: it, Action: "review-reject", Verb: "reject"}, nil
+		return Ruling{Item: it, Action: gitstore.ActionReviewReject, Verb: "reject"}, nil
 	case it.Rule != "":
 		it.Status = ReviewAccepted
-		return Ruling{Item: it, Action: "review-accept", Verb: "acknowledge"}, nil
+		return Ruling{Item: it, Action: gitstore.ActionReviewAccept, Verb: "acknowledge"}, nil
 	}
 	if keep == "" && !it.NeedsKeep() {
 		keep = it.Verdict.Keep

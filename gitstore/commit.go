@@ -29,7 +29,7 @@ type Change struct {
 
 // CommitInfo describes the commit of a change.
 type CommitInfo struct {
-	Action   string    // required: store, forget, supersede, undo, ...
+	Action   string    // required: one of the Action constants (ActionStore, ...)
 	Slug     string    // the memory concerned, if one
 	Subject  string    // default "mem: <action> <slug>"; put on one line
 	Body     string    // optional paragraph(s) between subject and trailers
@@ -774,13 +774,13 @@ func message(info CommitInfo) (msg, subject string, err error) {
 		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
-	b.WriteString("Mem-Action: " + action + "\n")
+	b.WriteString(TrailerAction + ": " + action + "\n")
 	for _, t := range info.Trailers {
 		if !trailerKey.MatchString(t.Key) {
 			return "", "", fmt.Errorf("trailer key %q is not a token", t.Key)
 		}
-		if strings.EqualFold(t.Key, "Mem-Action") {
-			return "", "", errors.New("trailer Mem-Action is set from the action")
+		if strings.EqualFold(t.Key, TrailerAction) {
+			return "", "", errors.New("trailer " + TrailerAction + " is set from the action")
 		}
 		b.WriteString(t.Key + ": " + text.OneLine(t.Value) + "\n")
 	}

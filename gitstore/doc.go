@@ -60,7 +60,8 @@
 //     of a live process is never touched.
 //   - Mem commits are recognisable. The message is "mem: <action> <slug>", a
 //     blank line, an optional body, a blank line and trailers, the first of
-//     which is "Mem-Action: <action>". [Store.Log] lists exactly the commits
+//     which is "Mem-Action: <action>" (action.go declares every action and
+//     trailer key mem writes). [Store.Log] lists exactly the commits
 //     that carry a Mem-Action trailer; [Store.Undo] reverts one of them as a
 //     new commit and refuses anything else.
 //   - One writer at a time. [Store.Lock] takes an exclusive flock on

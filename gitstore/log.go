@@ -107,9 +107,9 @@ func entryOf(c commitObject) (Entry, bool) {
 	}
 	for _, t := range trailers {
 		switch {
-		case e.Action == "" && strings.EqualFold(t.Key, "Mem-Action"):
+		case e.Action == "" && strings.EqualFold(t.Key, TrailerAction):
 			e.Action = t.Value
-		case e.Slug == "" && strings.EqualFold(t.Key, "Mem-Slug"):
+		case e.Slug == "" && strings.EqualFold(t.Key, TrailerSlug):
 			e.Slug = t.Value
 		}
 	}

@@ -49,7 +49,7 @@ func (s *Store) revertOf(ctx context.Context, c commitObject) ([]Change, CommitI
 	obj := s.objects()
 	e, ok := entryOf(c)
 	if !ok {
-		return nil, CommitInfo{}, errors.New("not a mem commit (it has no Mem-Action trailer)")
+		return nil, CommitInfo{}, errors.New("not a mem commit (it has no " + TrailerAction + " trailer)")
 	}
 	if len(c.Parents) > 1 {
 		return nil, CommitInfo{}, errors.New("is a merge commit")
@@ -132,11 +132,11 @@ func (s *Store) revertOf(ctx context.Context, c commitObject) ([]Change, CommitI
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	info := CommitInfo{
-		Action: "undo",
+		Action: ActionUndo,
 		Slug:   e.Slug,
 		Body:   fmt.Sprintf("Undo %.12s %q.", c.Hash, e.Subject),
 		Trailers: []Trailer{
-			{Key: "Mem-Undo", Value: c.Hash},
+			{Key: TrailerUndo, Value: c.Hash},
 		},
 	}
 	return changes, info, nil

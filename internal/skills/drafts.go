@@ -32,13 +32,6 @@ const (
 	SkillFile    = "SKILL.md"
 )
 
-// Commit actions.
-const (
-	ActionDraft   = "skill-draft"
-	ActionPromote = "skill-promote"
-	ActionReject  = "skill-reject"
-)
-
 // ErrNoDraft is returned when no draft has the name asked for.
 var ErrNoDraft = errors.New("no such skill draft")
 
@@ -278,8 +271,8 @@ func (r *Repo) Promote(ctx context.Context, name string) (gitstore.Result, error
 	return r.apply(ctx, []gitstore.Change{
 		{Path: skillPath(SkillsDir, name), Data: data},
 		{Path: skillPath(DraftsDir, name), Delete: true},
-	}, gitstore.CommitInfo{Action: ActionPromote, Slug: name, Body: d.Description,
-		Trailers: []gitstore.Trailer{{Key: "Mem-Procedure", Value: d.Meta.Procedure}}})
+	}, gitstore.CommitInfo{Action: gitstore.ActionSkillPromote, Slug: name, Body: d.Description,
+		Trailers: []gitstore.Trailer{{Key: gitstore.TrailerProcedure, Value: d.Meta.Procedure}}})
 }
 
 // Reject removes a draft as one commit and remembers it in
@@ -299,9 +292,9 @@ func (r *Repo) Reject(ctx context.Context, name, reason string) (gitstore.Result
 	if err != nil {
 		return gitstore.Result{}, err
 	}
-	info := gitstore.CommitInfo{Action: ActionReject, Slug: name}
+	info := gitstore.CommitInfo{Action: gitstore.ActionSkillReject, Slug: name}
 	if reason != "" {
-		info.Trailers = []gitstore.Trailer{{Key: "Mem-Reason", Value: reason}}
+		info.Trailers = []gitstore.Trailer{{Key: gitstore.TrailerReason, Value: reason}}
 	}
 	defer r.removeEmpty(name)
 	return r.apply(ctx, []gitstore.Change{

@@ -126,10 +126,10 @@ func (r *Repo) Scan(ctx context.Context, snap *sessions.Snapshot, asker modelcmd
 	}
 	var trailers []gitstore.Trailer
 	for _, v := range res.Admitted {
-		trailers = append(trailers, gitstore.Trailer{Key: "Mem-Procedure", Value: v.Draft.Name + ": " + v.Procedure})
+		trailers = append(trailers, gitstore.Trailer{Key: gitstore.TrailerProcedure, Value: v.Draft.Name + ": " + v.Procedure})
 	}
 	res.Commit, err = r.apply(ctx, changes, gitstore.CommitInfo{
-		Action: ActionDraft, Slug: strings.Join(names, " "),
+		Action: gitstore.ActionSkillDraft, Slug: strings.Join(names, " "),
 		Body:     "Inert drafts for a person to promote or reject (mem skills promote|reject NAME).",
 		Trailers: trailers,
 	})

@@ -163,7 +163,7 @@ func TestScanPromoteReject(t *testing.T) {
 		if files := git(t, repo, "show", "--name-only", "--format=", "HEAD"); files != draft {
 			t.Errorf("commit touched %q", files)
 		}
-		if tr := git(t, repo, "log", "-1", "--format=%(trailers:key=Mem-Action,valueonly)"); tr != ActionDraft {
+		if tr := git(t, repo, "log", "-1", "--format=%(trailers:key=Mem-Action,valueonly)"); tr != "skill-draft" {
 			t.Errorf("trailer %q", tr)
 		}
 		if st := git(t, repo, "status", "--porcelain"); st != "A  wip.txt" {
@@ -188,7 +188,7 @@ func TestScanPromoteReject(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(repo, ".claude/skill-drafts/build-then-test")); !os.IsNotExist(err) {
 			t.Errorf("draft still there: %v", err)
 		}
-		if tr := git(t, repo, "log", "-1", "--format=%(trailers:key=Mem-Action,valueonly)"); tr != ActionPromote {
+		if tr := git(t, repo, "log", "-1", "--format=%(trailers:key=Mem-Action,valueonly)"); tr != "skill-promote" {
 			t.Errorf("trailer %q", tr)
 		}
 		if _, err := r.Promote(ctx, "build-then-test"); !errors.Is(err, ErrNoDraft) {
@@ -213,7 +213,7 @@ func TestScanPromoteReject(t *testing.T) {
 		if err != nil || len(rej) != 1 || rej[0].Procedure != "go build → go test" || rej[0].Reason != "we run make check instead" {
 			t.Fatalf("rejected %+v %v", rej, err)
 		}
-		if tr := git(t, repo, "log", "-1", "--format=%(trailers:key=Mem-Action,valueonly)"); tr != ActionReject {
+		if tr := git(t, repo, "log", "-1", "--format=%(trailers:key=Mem-Action,valueonly)"); tr != "skill-reject" {
 			t.Errorf("trailer %q", tr)
 		}
 		// Never proposed again.

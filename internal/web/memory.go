@@ -93,7 +93,7 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, h := range history {
 		p.History = append(p.History, revision{Revision: h, Lines: diffLines(h.Diff)})
-		if p.LastVerify == nil && h.Action == "verify" {
+		if p.LastVerify == nil && h.Action == gitstore.ActionVerify {
 			v := h
 			p.LastVerify = &v
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-dev/mem/gitstore"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -37,6 +38,9 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"join":  strings.Join,
 		"query": func(kv ...string) template.URL { return template.URL(queryOf(kv...)) },
 		"add":   func(a, b int) int { return a + b },
+		// The commit vocabulary, as gitstore declares it.
+		"undoAction":    func() string { return gitstore.ActionUndo },
+		"actionTrailer": func() string { return gitstore.TrailerAction },
 	}
 	out := map[string]*template.Template{}
 	for _, p := range pages {
