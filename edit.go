@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-dev/mem/gitstore"
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/layout"
 	"github.com/mem-dev/mem/internal/text"
 	"github.com/mem-dev/mem/mdparse"
@@ -162,7 +163,7 @@ func (r *Repo) checkedMemory(shown string, data []byte) (*mdparse.Memory, error)
 		return nil, fmt.Errorf("%s has no body: a memory says something (mem forget retires one)", shown)
 	}
 	if slices.Contains(m.Keys(), mdparse.KeyClass) && m.Class == "" {
-		return nil, fmt.Errorf("%s: unknown class (one of %s)", shown, strings.Join(Classes, ", "))
+		return nil, fmt.Errorf("%s: unknown class (one of %s)", shown, strings.Join(class.Names, ", "))
 	}
 	if slices.Contains(m.Keys(), mdparse.KeyImportance) && (m.Importance < 1 || m.Importance > 10) {
 		return nil, fmt.Errorf("%s: importance is out of range 1-10", shown)

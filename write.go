@@ -23,10 +23,6 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// Classes are the kinds of memory, in the order the docs list them
-// (package class).
-var Classes = class.Names
-
 // Note is a memory to store.
 type Note struct {
 	Name, Description, Class string
@@ -185,10 +181,10 @@ func (n *Note) normalise() error {
 		return fmt.Errorf("the name %q has no letter or digit to make a file name of: give a name in words", n.Name)
 	}
 	if n.Class == "" {
-		n.Class = "fact"
+		n.Class = class.Default
 	}
-	if !slices.Contains(Classes, n.Class) {
-		return fmt.Errorf("unknown class %q (one of %s)", n.Class, strings.Join(Classes, ", "))
+	if !class.Valid(n.Class) {
+		return fmt.Errorf("unknown class %q (one of %s)", n.Class, strings.Join(class.Names, ", "))
 	}
 	if n.Importance == 0 {
 		n.Importance = 5

@@ -3,7 +3,6 @@ package mdparse
 import (
 	"bytes"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,28 +41,14 @@ const (
 	KeyAliasesLearned = "aliases_learned"
 )
 
-// Classes of memory (package class holds the list).
-var Classes = class.Names
-
-// DefaultClass is the class of a memory that names none.
-const DefaultClass = class.Default
-
 // StatusForgotten marks a memory soft-deleted by `mem forget`.
 const StatusForgotten = "forgotten"
-
-// typeClass maps Claude Code's memory types to mem classes.
-var typeClass = map[string]string{
-	"user":      "preference",
-	"feedback":  "rule",
-	"project":   "fact",
-	"reference": "reference",
-}
 
 // Memory is one memory file.
 type Memory struct {
 	Path              string // as given to Parse
 	Name, Description string
-	Class             string // one of Classes, or "" when the file names none or an unknown one
+	Class             string // one of class.Names, or "" when the file names none or an unknown one
 	Importance        int    // 1-10, 0 if unset
 	Modified          time.Time
 	Tags, Aliases     []string
@@ -115,11 +100,11 @@ type Fields struct {
 	Status, Type             string
 }
 
-// EffectiveClass is the class used for ranking: Class, or DefaultClass when
+// EffectiveClass is the class used for ranking: Class, or class.Default when
 // the file names none.
 func (m *Memory) EffectiveClass() string {
 	if m.Class == "" {
-		return DefaultClass
+		return class.Default
 	}
 	return m.Class
 }
@@ -261,7 +246,7 @@ func (m *Memory) load() error {
 		doc, m.yamlErr = loose, err
 	}
 	m.keys, m.entries, m.kind = nil, nil, fmNone
-	name, desc, class := "", "", ""
+	name, desc, cls := "", "", ""
 	m.Importance, m.Modified = 0, time.Time{}
 	m.Tags, m.Aliases, m.Unverified = nil, nil, nil
 	m.AliasesFor, m.LearnedAliases = "", nil
@@ -285,7 +270,7 @@ func (m *Memory) load() error {
 				case KeyDescription:
 					desc = scalar(v)
 				case KeyClass:
-					class = strings.ToLower(scalar(v))
+					cls = strings.ToLower(scalar(v))
 				case KeyImportance:
 					m.Importance = importance(scalar(v))
 				case KeyModified:
@@ -322,9 +307,9 @@ func (m *Memory) load() error {
 		m.Name = fallbackName(m.Path, m.Body)
 	}
 	m.Class = ""
-	if slices.Contains(Classes, class) {
-		m.Class = class
-	} else if c, ok := typeClass[m.Type]; ok {
+	if class.Valid(cls) {
+		m.Class = cls
+	} else if c, ok := class.OfType(m.Type); ok {
 		m.Class = c
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mem-dev/mem/internal/class"
 )
 
 // Options of a search.
@@ -102,14 +104,6 @@ var defaults = params{
 	longShare:  0.2,
 	unseen:     0.1,
 	smallStore: 400,
-}
-
-func decays(class string) bool {
-	switch class {
-	case "rule", "preference":
-		return false
-	}
-	return true
 }
 
 // MaxInjected is how many memories one prompt receives from the prompt
@@ -676,7 +670,7 @@ func (ix *Index) rank(scores []float32, best float64, now time.Time, k int, p *p
 		}
 		nm := ix.norm(doc)
 		m := 1 + p.importance*float64(nm.importance-5)
-		if decays(nm.class) && nm.modDays > 0 {
+		if class.Decays(nm.class) && nm.modDays > 0 {
 			age := max(0, nowDays-float64(nm.modDays))
 			m *= p.decayFloor + (1-p.decayFloor)*math.Exp2(-age/p.halfLife)
 		}

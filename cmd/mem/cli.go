@@ -18,6 +18,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/locate"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/secrets"
@@ -264,7 +265,7 @@ func newParser(c any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Exit(func(code int) { panic(exitError(code)) }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap), "version": versionLine()},
+		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap), "version": versionLine(), "classes": class.List("or"), "default_class": class.Default},
 	)
 }
 

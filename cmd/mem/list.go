@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/class"
 )
 
 type listCmd struct {
@@ -34,8 +35,8 @@ func (c listCmd) keeps(m mem.Entry) bool {
 }
 
 func (c listCmd) Run(e *env) error {
-	if c.Class != "" && !slices.Contains(mem.Classes, c.Class) {
-		return fmt.Errorf("unknown class %q (one of %s)", c.Class, strings.Join(mem.Classes, ", "))
+	if c.Class != "" && !class.Valid(c.Class) {
+		return fmt.Errorf("unknown class %q (one of %s)", c.Class, strings.Join(class.Names, ", "))
 	}
 	r, err := e.open()
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 type storeCmd struct {
-	Class       string   `help:"rule, fact, event, gotcha, reference, procedure, preference or decision." default:"fact"`
+	Class       string   `help:"${classes}." default:"${default_class}"`
 	Importance  int      `help:"1-10: how much the next session loses if it does not see this." default:"5"`
 	Tags        []string `help:"Comma-separated tags." sep:","`
 	Name        string   `help:"Title (default: the first line of the body); the slug comes from it."`

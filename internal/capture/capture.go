@@ -16,7 +16,7 @@
 //
 // # What Check keeps
 //
-//   - name and body non-empty; class one of mdparse.Classes; body with its
+//   - name and body non-empty; class one of class.Names; body with its
 //     why at most MaxBody bytes (a longer one is a summary of the session,
 //     not a memory); importance 1-10, else 5; tags lower-case words joined
 //     by "-", at most 8.
@@ -51,6 +51,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/modelcmd"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
@@ -341,8 +342,8 @@ func clean(p Proposal, held []Held) (Proposal, string) {
 		return p, fmt.Sprintf("name %q has no words", p.Name)
 	}
 	p.Class = strings.ToLower(strings.TrimSpace(p.Class))
-	if !slices.Contains(mdparse.Classes, p.Class) {
-		return p, fmt.Sprintf("class %q is not one of %s", p.Class, strings.Join(mdparse.Classes, "|"))
+	if !class.Valid(p.Class) {
+		return p, fmt.Sprintf("class %q is not one of %s", p.Class, strings.Join(class.Names, "|"))
 	}
 	p.Basis = strings.ToLower(strings.TrimSpace(p.Basis))
 	switch p.Basis {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
-	"github.com/mem-dev/mem/mdparse"
 )
 
 func answerOf(ps ...Proposal) string {
@@ -269,7 +269,7 @@ func TestPrompt(t *testing.T) {
 			t.Errorf("prompt lacks %q", want)
 		}
 	}
-	for _, c := range mdparse.Classes {
+	for _, c := range class.Names {
 		if !strings.Contains(p, c) {
 			t.Errorf("prompt does not offer class %q", c)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mem-dev/mem/mdparse"
+	"github.com/mem-dev/mem/internal/class"
 )
 
 // Prompt returns the instructions for one capture call: what is worth
@@ -60,7 +60,7 @@ Answer with JSON only, no prose and no code fence:
 or, when nothing is worth keeping:
 {"memories":[]}
 
-`, max, strings.Join(mdparse.Classes, ", "))
+`, max, strings.Join(class.Names, ", "))
 	b.WriteString("Memories the store already holds that look related to the session (slug (class): name — description):\n")
 	if len(held) == 0 {
 		b.WriteString("(none)\n")

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/gittest"
 	"github.com/mem-dev/mem/internal/mcpserver/mcptool"
 )
@@ -201,10 +202,10 @@ func TestListTools(t *testing.T) {
 			t.Errorf("memory_store has no %q argument", arg)
 		}
 	}
-	class, _ := json.Marshal(store["class"])
-	for _, c := range mem.Classes {
-		if !strings.Contains(string(class), `"`+c+`"`) {
-			t.Errorf("class schema %s lacks %q", class, c)
+	schema, _ := json.Marshal(store["class"])
+	for _, c := range class.Names {
+		if !strings.Contains(string(schema), `"`+c+`"`) {
+			t.Errorf("class schema %s lacks %q", schema, c)
 		}
 	}
 	imp, _ := json.Marshal(store["importance"])

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-dev/mem"
+	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/mcpserver/mcptool"
 	"github.com/mem-dev/mem/search"
 )
@@ -26,7 +27,7 @@ type storeArgs struct {
 	Content     string   `json:"content" jsonschema:"the memory itself, in markdown: what the next session needs to know, with the file paths, commands or names it concerns"`
 	Name        string   `json:"name,omitempty" jsonschema:"a short title; the memory's slug is made from it (default: the first line of content)"`
 	Description string   `json:"description,omitempty" jsonschema:"one line saying what the memory is about or when it matters"`
-	Class       string   `json:"class,omitempty" jsonschema:"the kind of memory (default fact): rule (always or never do X), fact, event (what happened, when), gotcha (a trap and its way out), reference (where to find something), procedure (steps), preference (how the user wants things), decision (a choice and its reason)"`
+	Class       string   `json:"class,omitempty"` // described from package class (register)
 	Importance  int      `json:"importance,omitempty" jsonschema:"1-10: how much the next session loses if it does not see this (default 5)"`
 	Tags        []string `json:"tags,omitempty" jsonschema:"topic words, e.g. [\"checkout\", \"vat\"]"`
 }
@@ -90,8 +91,9 @@ func (s *server) register(srv *mcp.Server, listed func(string) (json.RawMessage,
 	}, func(sc *jsonschema.Schema) {
 		p := sc.Properties
 		p["content"].MinLength = ptr(1)
-		p["class"].Enum = anys(mem.Classes)
-		p["class"].Default = rawDefault("fact")
+		p["class"].Description = "the kind of memory (default " + class.Default + "): " + class.Described()
+		p["class"].Enum = anys(class.Names)
+		p["class"].Default = rawDefault(class.Default)
 		p["importance"].Minimum, p["importance"].Maximum = ptr(1.0), ptr(10.0)
 		p["importance"].Default = rawDefault(5)
 		p["tags"].Types, p["tags"].Type = nil, "array" // nulls are dropped before validation
@@ -108,7 +110,7 @@ func (s *server) register(srv *mcp.Server, listed func(string) (json.RawMessage,
 		p["slug"].MinLength = ptr(1)
 		p["content"].MinLength = ptr(1)
 		p["name"].MinLength = ptr(1)
-		p["class"].Enum = anys(mem.Classes)
+		p["class"].Enum = anys(class.Names)
 		p["importance"].Minimum, p["importance"].Maximum = ptr(1.0), ptr(10.0)
 		for _, k := range []string{"content", "name", "description", "class", "importance", "tags"} {
 			p[k].Types = slices.DeleteFunc(p[k].Types, func(t string) bool { return t == "null" })
