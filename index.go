@@ -123,7 +123,7 @@ func (r *Repo) refreshWritten(changes []gitstore.Change) func() {
 	}
 }
 
-// logf appends one line to the cache directory's log.
+// logf appends one line to the state directory's log.
 func (r *Repo) logf(format string, args ...any) {
-	logfile.Append(filepath.Join(r.Place.CacheDir(), "mem.log"), fmt.Sprintf(format, args...))
+	logfile.Append(filepath.Join(r.Place.StateDir(), "mem.log"), fmt.Sprintf(format, args...))
 }

@@ -15,13 +15,13 @@ import (
 )
 
 // MarksFile is where a person's judgements of the prompt hook's decisions
-// are kept, in the cache directory: a battery in the `mem eval` format, one
+// are kept, in the state directory: a battery in the `mem eval` format, one
 // line per decision judged, local to the clone and never committed (prompts
 // can be private; a person who wants them shared copies the file).
 const MarksFile = "marks.jsonl"
 
 // MarksPath is the marks battery's path: `mem eval` runs it.
-func (r *Repo) MarksPath() string { return filepath.Join(r.Place.CacheDir(), MarksFile) }
+func (r *Repo) MarksPath() string { return filepath.Join(r.Place.StateDir(), MarksFile) }
 
 // Marks reads the marks battery, oldest first; none when it does not exist.
 func (r *Repo) Marks(_ context.Context) ([]eval.Case, error) {
@@ -80,7 +80,7 @@ func (r *Repo) Mark(ctx context.Context, c eval.Case) error {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	if err := os.MkdirAll(r.Place.CacheDir(), 0o755); err != nil {
+	if err := os.MkdirAll(r.Place.StateDir(), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.Write(r.MarksPath(), b.Bytes(), 0o600)

@@ -143,7 +143,7 @@ func TestRefreshMarked(t *testing.T) {
 	p := write(t, r, "deploys-wait-for-monday.md", "---\nname: Deploys wait for Monday\n---\nNothing ships on a Thursday.\n")
 	os.Chtimes(p, old, old)
 	os.Chtimes(r.Place.Store, old, old)
-	if err := search.MarkStale(r.Place.CacheDir(), p); err != nil {
+	if err := search.MarkStale(r.Place.StateDir(), p); err != nil {
 		t.Fatal(err)
 	}
 	ix, err := r.TryIndex(ctx)
@@ -153,7 +153,7 @@ func TestRefreshMarked(t *testing.T) {
 	if b := body(ix, "deploys-wait-for-monday"); !strings.Contains(b, "Thursday") {
 		t.Errorf("the marked file was not refreshed: %q", b)
 	}
-	if _, err := os.Stat(filepath.Join(r.Place.CacheDir(), search.StaleMarker)); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Place.StateDir(), search.StaleMarker)); err == nil {
 		t.Error("the marker is still there")
 	}
 	// An unannounced edit, the marker naming another file: every file is
@@ -161,7 +161,7 @@ func TestRefreshMarked(t *testing.T) {
 	p = write(t, r, "postgres-listens-on-5433.md", "---\nname: Postgres listens on 5433\n---\npgbouncer sits in front, on 6432.\n")
 	os.Chtimes(p, old.Add(time.Minute), old.Add(time.Minute))
 	os.Chtimes(r.Place.Store, old, old)
-	search.MarkStale(r.Place.CacheDir(), filepath.Join(r.Place.Store, "deploys-wait-for-monday.md"))
+	search.MarkStale(r.Place.StateDir(), filepath.Join(r.Place.Store, "deploys-wait-for-monday.md"))
 	if ix, err = r.TryIndex(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -35,12 +35,12 @@
 //
 // Every error of the gate's own (bad input, a missing transcript, an
 // unwritable state) lets the agent stop (exit 0) and appends one line to
-// <CacheDir>/hook.log when the cache directory is known. Only the deliberate
+// <state dir>/hook.log when the state directory is known. Only the deliberate
 // block exits 2.
 //
 // # Gate state format
 //
-// One JSON file per session, <CacheDir>/gate/<session id>.json (the id
+// One JSON file per session, <state dir>/gate/<session id>.json (the id
 // reduced to [A-Za-z0-9._-], with a hash suffix when anything was replaced),
 // written by temp file and rename (atomicfile.WriteUnsynced):
 //
@@ -56,7 +56,7 @@
 // state is a cache and is not fsynced: a lost or unreadable state only
 // means reading the transcript again from its start.
 //
-// <CacheDir>/gate/<session id>.lookup exists once the prompt hook has
+// <state dir>/gate/<session id>.lookup exists once the prompt hook has
 // injected memories into the session (one line per injection). Files of both
 // kinds older than 30 days are removed when a new session's state is first
 // written.

@@ -79,8 +79,8 @@ type GateResult struct {
 // returns the process exit code, 2 with a message on stderr to send the
 // agent back, 0 to let it stop. When the agent looked a memory up itself
 // since the last stop it calls learn (when not nil). It fails open: any
-// error of its own returns 0 and is logged to <CacheDir>/hook.log when the
-// cache directory is known.
+// error of its own returns 0 and is logged to <state dir>/hook.log when the
+// state directory is known.
 //
 // It decides within GateBudget whatever it is given: past it, it logs that
 // it gave up and lets the agent stop.
@@ -106,13 +106,13 @@ type gateOutcome struct {
 	message string
 }
 
-// gate is Gate's work; it sets where to the cache directory once known.
+// gate is Gate's work; it sets where to the state directory once known.
 func gate(in io.Reader, now time.Time, learn Learner, where *atomic.Pointer[string]) (out gateOutcome) {
-	var cacheDir string
+	var stateDir string
 	defer func() {
 		// A panic would exit 2, which blocks the agent: fail open instead.
 		if r := recover(); r != nil {
-			logHookError(cacheDir, now, fmt.Sprintf("gate: panic: %v", r))
+			logHookError(stateDir, now, fmt.Sprintf("gate: panic: %v", r))
 			out = gateOutcome{}
 		}
 	}()
@@ -132,30 +132,30 @@ func gate(in io.Reader, now time.Time, learn Learner, where *atomic.Pointer[stri
 	if perr != nil || place.CommonDir == "" {
 		return gateOutcome{} // not in a git repository: no cache dir, nothing to log to
 	}
-	cacheDir = place.CacheDir()
-	where.Store(&cacheDir)
+	stateDir = place.StateDir()
+	where.Store(&stateDir)
 	if err != nil {
-		logHookError(cacheDir, now, "gate: read stop input: "+err.Error())
+		logHookError(stateDir, now, "gate: read stop input: "+err.Error())
 		return gateOutcome{}
 	}
 	if !isDir(place.Store) {
 		return gateOutcome{} // see CheckStop
 	}
 	// A prompt's stops differ in stop_hook_active and the turn's text.
-	if input.PromptID != "" && !Claim(cacheDir, "stop", b, OnceUnique) {
+	if input.PromptID != "" && !Claim(stateDir, "stop", b, OnceUnique) {
 		return gateOutcome{} // the other handler of this stop (plugin and settings both) judges it
 	}
 	res, err := CheckStop(input, place, now)
 	if err != nil {
-		logHookError(cacheDir, now, err.Error()) // CheckStop's errors say "gate: "
+		logHookError(stateDir, now, err.Error()) // CheckStop's errors say "gate: "
 		return gateOutcome{}
 	}
 	if res.Note != "" {
-		logHookError(cacheDir, now, "gate: "+res.Note)
+		logHookError(stateDir, now, "gate: "+res.Note)
 	}
 	if res.Found && learn != nil {
 		if err := learn(input, place); err != nil {
-			logHookError(cacheDir, now, "gate: "+err.Error())
+			logHookError(stateDir, now, "gate: "+err.Error())
 		}
 	}
 	if !res.Block {
@@ -166,7 +166,7 @@ func gate(in io.Reader, now time.Time, learn Learner, where *atomic.Pointer[stri
 
 // CheckStop is the gate's core: it reads the transcript from where the
 // previous stop of the session left off, updates the session's state under
-// place.CacheDir() and says whether to send the agent back. On error the
+// place.StateDir() and says whether to send the agent back. On error the
 // state is left as it was.
 func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, error) {
 	if in.SessionID == "" {
@@ -181,7 +181,7 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 		return GateResult{}, nil
 	}
 	path := locate.ExpandHome(in.TranscriptPath)
-	dir := filepath.Join(place.CacheDir(), "gate")
+	dir := filepath.Join(place.StateDir(), "gate")
 	statePath := filepath.Join(dir, gateFileName(in.SessionID)+".json")
 	st, existed, err := loadGateState(statePath)
 	if err != nil {
@@ -246,8 +246,8 @@ func CheckStop(in StopInput, place locate.Place, now time.Time) (GateResult, err
 // RecordLookup notes that the prompt hook injected memories into a session,
 // which counts as a lookup for the gate. It appends one line to a small file
 // and creates the directory when needed.
-func RecordLookup(cacheDir, sessionID string) error {
-	name := filepath.Join(cacheDir, "gate", gateFileName(sessionID)+gateLookupExtension)
+func RecordLookup(stateDir, sessionID string) error {
+	name := filepath.Join(stateDir, "gate", gateFileName(sessionID)+gateLookupExtension)
 	if err := logfile.Append(name, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("record lookup: %w", err)
 	}

@@ -112,7 +112,7 @@ func runGateSteps(t *testing.T, lookup bool, steps []gateStep) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	x := &gateTx{work: work}
 	if lookup {
-		if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+		if err := RecordLookup(place.StateDir(), "s1"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -143,7 +143,7 @@ func runGateSteps(t *testing.T, lookup bool, steps []gateStep) {
 			}
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log")); err == nil {
+	if b, err := os.ReadFile(filepath.Join(place.StateDir(), "hook.log")); err == nil {
 		t.Errorf("hook.log written:\n%s", b)
 	}
 }
@@ -395,7 +395,7 @@ func TestGateMessageRelativeAndOverflow(t *testing.T) {
 
 func TestGateFailsOpen(t *testing.T) {
 	work, place := gateRepo(t)
-	cache := place.CacheDir()
+	cache := place.StateDir()
 	good := filepath.Join(t.TempDir(), "t.jsonl")
 	x := &gateTx{work: work}
 	x.edit("a.go")
@@ -460,7 +460,7 @@ func TestGateFailsOpen(t *testing.T) {
 func TestGateAwaitsTranscript(t *testing.T) {
 	for _, early := range []int{0, 1} { // entries written before the stop
 		work, place := gateRepo(t)
-		if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+		if err := RecordLookup(place.StateDir(), "s1"); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "t.jsonl")
@@ -500,7 +500,7 @@ func TestGateAwaitsTranscript(t *testing.T) {
 // taken: the turn is written during the first.
 func TestGateSeesTheTurnAtOnce(t *testing.T) {
 	work, place := gateRepo(t)
-	if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+	if err := RecordLookup(place.StateDir(), "s1"); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
@@ -538,7 +538,7 @@ func TestGateSeesTheTurnAtOnce(t *testing.T) {
 // one whose offset no longer starts a line, is read again from the start.
 func TestGateTranscriptReplaced(t *testing.T) {
 	work, place := gateRepo(t)
-	if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+	if err := RecordLookup(place.StateDir(), "s1"); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
@@ -568,17 +568,17 @@ func TestGateTranscriptReplaced(t *testing.T) {
 	if res := stop(); !res.Block || len(res.Edited) != 1 {
 		t.Fatalf("after shrink: %+v", res)
 	}
-	st, _, _ := loadGateState(filepath.Join(place.CacheDir(), "gate", "s1.json"))
+	st, _, _ := loadGateState(filepath.Join(place.StateDir(), "gate", "s1.json"))
 	if st.ToolCalls != 3 || st.Offset != int64(short.b.Len()) || st.Checks != 2 {
 		t.Errorf("state after shrink: %+v", st)
 	}
 	// Same length class but different lines: offset lands mid-line.
 	st.Offset = 7
-	writeGateState(filepath.Join(place.CacheDir(), "gate"), filepath.Join(place.CacheDir(), "gate", "s1.json"), &st)
+	writeGateState(filepath.Join(place.StateDir(), "gate"), filepath.Join(place.StateDir(), "gate", "s1.json"), &st)
 	if _, err := CheckStop(StopInput{SessionID: "s1", TranscriptPath: path, CWD: work}, place, gateNow); err != nil {
 		t.Fatal(err)
 	}
-	st, _, _ = loadGateState(filepath.Join(place.CacheDir(), "gate", "s1.json"))
+	st, _, _ = loadGateState(filepath.Join(place.StateDir(), "gate", "s1.json"))
 	if st.ToolCalls != 3 || st.Offset != int64(short.b.Len()) {
 		t.Errorf("state after a mid-line offset: %+v", st)
 	}
@@ -595,11 +595,11 @@ func TestGateStateFile(t *testing.T) {
 	if _, err := CheckStop(in, place, gateNow); err != nil {
 		t.Fatal(err)
 	}
-	ents, _ := os.ReadDir(filepath.Join(place.CacheDir(), "gate"))
+	ents, _ := os.ReadDir(filepath.Join(place.StateDir(), "gate"))
 	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), "_.._.._etc_passwd-") || !strings.HasSuffix(ents[0].Name(), ".json") {
 		t.Fatalf("state files: %v", ents)
 	}
-	b, _ := os.ReadFile(filepath.Join(place.CacheDir(), "gate", ents[0].Name()))
+	b, _ := os.ReadFile(filepath.Join(place.StateDir(), "gate", ents[0].Name()))
 	var got map[string]any
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
@@ -611,7 +611,7 @@ func TestGateStateFile(t *testing.T) {
 		t.Errorf("state:\n got %s\nwant %s", g, want)
 	}
 	// A torn state file is a fresh start, not an error.
-	os.WriteFile(filepath.Join(place.CacheDir(), "gate", ents[0].Name()), []byte(`{"version":1,"off`), 0o644)
+	os.WriteFile(filepath.Join(place.StateDir(), "gate", ents[0].Name()), []byte(`{"version":1,"off`), 0o644)
 	if _, err := CheckStop(in, place, gateNow); err != nil {
 		t.Errorf("torn state: %v", err)
 	}
@@ -619,7 +619,7 @@ func TestGateStateFile(t *testing.T) {
 
 func TestGatePrune(t *testing.T) {
 	_, place := gateRepo(t)
-	dir := filepath.Join(place.CacheDir(), "gate")
+	dir := filepath.Join(place.StateDir(), "gate")
 	os.MkdirAll(dir, 0o755)
 	old := gateNow.Add(-31 * 24 * time.Hour)
 	for _, name := range []string{"old.json", "old.lookup", "keep.txt"} {
@@ -715,10 +715,10 @@ func TestGateRealTranscripts(t *testing.T) {
 				}
 			}
 			stop()
-			if log, err := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log")); err == nil {
+			if log, err := os.ReadFile(filepath.Join(place.StateDir(), "hook.log")); err == nil {
 				t.Fatalf("hook.log:\n%s", log)
 			}
-			st, _, err := loadGateState(filepath.Join(place.CacheDir(), "gate", "grow.json"))
+			st, _, err := loadGateState(filepath.Join(place.StateDir(), "gate", "grow.json"))
 			if err != nil || st.ToolCalls != toolCalls || st.Offset != int64(len(b)) {
 				t.Errorf("state after growing: %+v (%v), want %d tool calls, offset %d", st, err, toolCalls, len(b))
 			}
@@ -742,7 +742,7 @@ func largestReal(b *testing.B) (string, int64) {
 func benchGateCold(b *testing.B, path string, size int64) {
 	work, place := gateRepo(b)
 	in := StopInput{SessionID: "bench", TranscriptPath: path, CWD: work}
-	state := filepath.Join(place.CacheDir(), "gate", "bench.json")
+	state := filepath.Join(place.StateDir(), "gate", "bench.json")
 	b.SetBytes(size)
 	for b.Loop() {
 		os.Remove(state)
@@ -788,7 +788,7 @@ func BenchmarkGateIncremental(b *testing.B) {
 	if _, err := CheckStop(StopInput{SessionID: "bench", TranscriptPath: path, CWD: work}, place, gateNow); err != nil {
 		b.Fatal(err)
 	}
-	dir := filepath.Join(place.CacheDir(), "gate")
+	dir := filepath.Join(place.StateDir(), "gate")
 	statePath := filepath.Join(dir, "bench.json")
 	st, _, err := loadGateState(statePath)
 	if err != nil {
@@ -878,7 +878,7 @@ func TestGateFound(t *testing.T) {
 // stop is judged again.
 func TestGateOnce(t *testing.T) {
 	work, place := gateRepo(t)
-	if err := RecordLookup(place.CacheDir(), "s1"); err != nil {
+	if err := RecordLookup(place.StateDir(), "s1"); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
@@ -910,7 +910,7 @@ func TestGateOnce(t *testing.T) {
 	if code := Gate(strings.NewReader(stop(true, "stored")), &stderr, gateNow, nil); code != 0 {
 		t.Fatalf("the retry's stop: exit %d", code)
 	}
-	st, _, err := loadGateState(filepath.Join(place.CacheDir(), "gate", "s1.json"))
+	st, _, err := loadGateState(filepath.Join(place.StateDir(), "gate", "s1.json"))
 	if err != nil || st.Blocked {
 		t.Fatalf("state after the retry %+v %v: the retry's stop was not handled", st, err)
 	}
@@ -965,7 +965,7 @@ func TestGateCommitsEdits(t *testing.T) {
 	x.edit(memory)
 	x.say("again")
 	stop()
-	b, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+	b, _ := os.ReadFile(filepath.Join(place.StateDir(), "hook.log"))
 	if len(calls) != 2 || !bytes.Contains(b, []byte("commit edited memories: boom")) {
 		t.Fatalf("calls %q, hook.log %q: want the failure logged", calls, b)
 	}

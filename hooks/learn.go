@@ -10,7 +10,7 @@ import (
 	"github.com/mem-dev/mem/internal/locate"
 )
 
-// LearnPending, in the cache directory, marks a learning run started and
+// LearnPending, in the state directory, marks a learning run started and
 // not yet under way; `mem learn` removes it once it holds its lock.
 const LearnPending = "learn.pending"
 
@@ -26,7 +26,7 @@ func StartLearn(bin string) Learner {
 		if background.Off() {
 			return nil
 		}
-		pending := filepath.Join(place.CacheDir(), LearnPending)
+		pending := filepath.Join(place.StateDir(), LearnPending)
 		if err := os.WriteFile(pending, nil, 0o644); err != nil {
 			return fmt.Errorf("start learn: %w", err)
 		}

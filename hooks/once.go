@@ -26,7 +26,7 @@ import (
 //
 // # Claims file format
 //
-// <CacheDir>/claims: a ring of claimSlots records of 16 bytes, each the
+// <state dir>/claims: a ring of claimSlots records of 16 bytes, each the
 // 64-bit FNV-1a of the event, a zero byte and the key, then the claim's
 // time in Unix nanoseconds, both little-endian; zero bytes are an empty
 // slot. A claim reads the ring and writes one slot in place (the oldest),
@@ -45,20 +45,20 @@ const (
 )
 
 // Claim reports whether this process is the first, within window, to
-// handle key for event in the place whose cache directory is cacheDir. It
+// handle key for event in the place whose state directory is stateDir. It
 // fails open: when the claim cannot be recorded, the process acts. Claims
 // age by the clock, whatever time the caller works with.
-func Claim(cacheDir, event string, key []byte, window time.Duration) bool {
+func Claim(stateDir, event string, key []byte, window time.Duration) bool {
 	h := fnv.New64a()
 	h.Write([]byte(event))
 	h.Write([]byte{0})
 	h.Write(key)
 	id := h.Sum64() | 1 // never zero, the empty slot's
-	path := filepath.Join(cacheDir, "claims")
+	path := filepath.Join(stateDir, "claims")
 	// rawfile: os.OpenFile would start the runtime's network poller (an
 	// epoll instance and an eventfd) on the prompt path.
 	f, err := rawfile.Open(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if errors.Is(err, fs.ErrNotExist) && os.MkdirAll(cacheDir, 0o755) == nil {
+	if errors.Is(err, fs.ErrNotExist) && os.MkdirAll(stateDir, 0o755) == nil {
 		f, err = rawfile.Open(path, os.O_RDWR|os.O_CREATE, 0o644)
 	}
 	if err != nil {
@@ -73,7 +73,7 @@ func Claim(cacheDir, event string, key []byte, window time.Duration) bool {
 	if n == 0 {
 		// The first claim here: the marker files an older mem-hook made
 		// per claim, in once/, are read by nobody now.
-		os.RemoveAll(filepath.Join(cacheDir, "once"))
+		os.RemoveAll(filepath.Join(stateDir, "once"))
 	}
 	// What a short file does not hold reads as empty slots (zeros).
 	now := time.Now().UnixNano()

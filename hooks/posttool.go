@@ -50,7 +50,7 @@ func PostTool(in io.Reader) {
 	if !isDir(place.Store) {
 		return // a repository without a store has no cache to mark (a user install runs everywhere)
 	}
-	if err := search.MarkStale(place.CacheDir(), file); err != nil {
-		logHookError(place.CacheDir(), time.Now(), "post-tool: mark stale: "+err.Error())
+	if err := search.MarkStale(place.StateDir(), file); err != nil {
+		logHookError(place.StateDir(), time.Now(), "post-tool: mark stale: "+err.Error())
 	}
 }

@@ -151,7 +151,7 @@ const contextBudget = 1500
 // Prompt is the UserPromptSubmit hook. It prints additionalContext JSON
 // when a memory clears the search threshold and nothing otherwise. It never
 // fails the user's prompt: on any error of ours it prints nothing and logs
-// one line under the cache directory. It is meant to be a process's whole
+// one line under the state directory. It is meant to be a process's whole
 // job: the index it opens stays mapped until the process exits.
 func Prompt(in io.Reader, out io.Writer, refresh Refresher, now time.Time) {
 	if b := prompt(in, refresh, now); b != nil {
@@ -165,7 +165,7 @@ func prompt(in io.Reader, refresh Refresher, now time.Time) (output []byte) {
 	defer func() {
 		// A panic would exit 2, which blocks the user's prompt: fail open.
 		if r := recover(); r != nil && place.CommonDir != "" {
-			logHookError(place.CacheDir(), now, fmt.Sprintf("prompt: panic: %v", r))
+			logHookError(place.StateDir(), now, fmt.Sprintf("prompt: panic: %v", r))
 			output = nil
 		}
 	}()
@@ -187,21 +187,21 @@ func prompt(in io.Reader, refresh Refresher, now time.Time) (output []byte) {
 	if err != nil {
 		return nil // not in a repository: nothing to remember here
 	}
-	cacheDir := place.CacheDir()
+	stateDir := place.StateDir()
 	ctx, results, q, prev, err := answer(place, hin, refresh, now)
 	if errors.Is(err, errNoStore) || errors.Is(err, errLogged) || errors.Is(err, errClaimed) {
 		return nil
 	}
 	if err != nil {
-		logHookError(cacheDir, now, "prompt: "+err.Error())
+		logHookError(stateDir, now, "prompt: "+err.Error())
 		return nil
 	}
-	logDecision(cacheDir, now, hin.SessionID, hin.Prompt, prev, q, results)
+	logDecision(stateDir, now, hin.SessionID, hin.Prompt, prev, q, results)
 	if ctx == "" {
 		return nil
 	}
-	if err := RecordLookup(cacheDir, hin.SessionID); err != nil {
-		logHookError(cacheDir, now, "prompt: "+err.Error())
+	if err := RecordLookup(stateDir, hin.SessionID); err != nil {
+		logHookError(stateDir, now, "prompt: "+err.Error())
 	}
 	return ContextJSON("UserPromptSubmit", ctx)
 }
@@ -255,12 +255,12 @@ var errNoStore = errors.New("no store in this repository")
 var errClaimed = errors.New("answered by the prompt's other handler")
 
 // claimPrompt claims the prompt for this process once the store is known
-// to be there (so no cache directory is made where there is none). The
+// to be there (so no state directory is made where there is none). The
 // prompt's id names it: Claude Code gives both handlers the same input.
 // Without an id (before 2.1.196) nothing is claimed, so a prompt typed
 // twice is never swallowed.
 func claimPrompt(place locate.Place, hin PromptInput) bool {
-	return hin.PromptID == "" || Claim(place.CacheDir(), "prompt", []byte(hin.SessionID+"\x00"+hin.PromptID), OnceUnique)
+	return hin.PromptID == "" || Claim(place.StateDir(), "prompt", []byte(hin.SessionID+"\x00"+hin.PromptID), OnceUnique)
 }
 
 // errLogged means there is nothing to answer and the log says why.
@@ -275,11 +275,11 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 	path := place.IndexPath()
 	ix, err := search.Open(path)
 	if err == nil {
-		switch search.CheckFresh(ix.Stamps(), place.CacheDir(), now, false) {
+		switch search.CheckFresh(ix.Stamps(), place.StateDir(), now, false) {
 		case search.Fresh:
 			return ix, nil
 		case search.ClearMarker:
-			search.ClearStale(place.CacheDir())
+			search.ClearStale(place.StateDir())
 			return ix, nil
 		}
 	}
@@ -306,7 +306,7 @@ func OpenFresh(place locate.Place, refresh Refresher, now time.Time) (*search.In
 			if ix == nil {
 				msg = "prompt: " + rerr.Error() + " and there is no cache yet: answered nothing"
 			}
-			logHookError(place.CacheDir(), now, msg)
+			logHookError(place.StateDir(), now, msg)
 		}
 		if ix != nil {
 			return ix, nil // stale beats nothing
@@ -478,7 +478,7 @@ func appendJSONString(b []byte, s string) []byte {
 // review what was injected and what was kept quiet, and turn a decision
 // into a battery line that replays it. A prompt longer than injections.MaxPrompt
 // is logged cut there, and says so.
-func logDecision(cacheDir string, now time.Time, session, prompt, previous string, q search.Query, results []search.Result) {
+func logDecision(stateDir string, now time.Time, session, prompt, previous string, q search.Query, results []search.Result) {
 	query := q.String()
 	clipped := len(prompt) > injections.MaxPrompt
 	if clipped {
@@ -519,5 +519,5 @@ func logDecision(cacheDir string, now time.Time, session, prompt, previous strin
 		b = append(b, ']')
 	}
 	b = append(b, '}')
-	logfile.Append(filepath.Join(cacheDir, injections.Log), string(b))
+	logfile.Append(filepath.Join(stateDir, injections.Log), string(b))
 }

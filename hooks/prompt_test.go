@@ -34,7 +34,7 @@ func promptRepo(t *testing.T, docs []search.Doc) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(place.CacheDir(), 0o755); err != nil {
+	if err := os.MkdirAll(place.StateDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := search.Build(docs).WriteFile(place.IndexPath(), nil); err != nil {
@@ -97,7 +97,7 @@ func TestPromptGolden(t *testing.T) {
 	}
 	// Every decision, injection or silence, is logged for review.
 	place, _ := locate.Find(root, "")
-	log, err := os.ReadFile(filepath.Join(place.CacheDir(), "injections.jsonl"))
+	log, err := os.ReadFile(filepath.Join(place.StateDir(), "injections.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestPromptFailsOpen(t *testing.T) {
 		if out.Len() != 0 {
 			t.Errorf("%s: printed %q, want nothing", tt.name, out.String())
 		}
-		log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+		log, _ := os.ReadFile(filepath.Join(place.StateDir(), "hook.log"))
 		if tt.log != "" && !bytes.Contains(log, []byte(tt.log)) {
 			t.Errorf("%s: hook.log = %q, want %q", tt.name, log, tt.log)
 		}
@@ -154,7 +154,7 @@ func TestPromptWithinBudget(t *testing.T) {
 	place, _ := locate.Find(root, "")
 	in := `{"prompt":"spanish vat rounding","cwd":` + quote(root) + `}`
 	logged := func() string {
-		b, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+		b, _ := os.ReadFile(filepath.Join(place.StateDir(), "hook.log"))
 		return string(b)
 	}
 
@@ -182,7 +182,7 @@ func TestPromptWithinBudget(t *testing.T) {
 			want = err.Error() + ": answered from the cache as it was"
 		}
 		out.Reset()
-		os.Remove(filepath.Join(place.CacheDir(), "hook.log"))
+		os.Remove(filepath.Join(place.StateDir(), "hook.log"))
 		Prompt(strings.NewReader(in), &out, refresh, promptNow)
 		if !strings.Contains(out.String(), "vat-rounding.md") || !strings.Contains(logged(), want) {
 			t.Errorf("%v: printed %q, hook.log %q", err, out.String(), logged())
@@ -198,12 +198,12 @@ func TestPromptNamesVersionSkew(t *testing.T) {
 	place, _ := locate.Find(root, "")
 	os.Remove(place.IndexPath())
 	elsewhere := func(p locate.Place) error {
-		return search.Build(promptDocs).WriteFile(filepath.Join(p.CacheDir(), "index-0000000000000000.bin"), nil)
+		return search.Build(promptDocs).WriteFile(filepath.Join(p.StateDir(), "index-0000000000000000.bin"), nil)
 	}
 	var out bytes.Buffer
 	in := `{"prompt":"spanish vat rounding off by a cent","cwd":` + quote(root) + `}`
 	Prompt(strings.NewReader(in), &out, elsewhere, promptNow)
-	log, _ := os.ReadFile(filepath.Join(place.CacheDir(), "hook.log"))
+	log, _ := os.ReadFile(filepath.Join(place.StateDir(), "hook.log"))
 	if out.Len() != 0 || !bytes.Contains(log, []byte("install mem and mem-hook from the same version")) {
 		t.Errorf("printed %q; hook.log = %q", out.String(), log)
 	}

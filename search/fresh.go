@@ -59,7 +59,7 @@ func (s Source) changed() bool {
 	return Stat(s.Path, s.Kind) != s
 }
 
-// StaleMarker is the file, in the cache directory, whose presence says
+// StaleMarker is the file, in the state directory, whose presence says
 // "something edited the store; check before trusting the cache". It names
 // the files edited, one absolute path a line; a marker that names none (an
 // older mem's) or more than maxMarked means "check every file".
@@ -72,11 +72,11 @@ const maxMarked = 256
 
 // MarkStale drops the stale marker, naming path, the file an agent edited;
 // the PostToolUse hook calls it.
-func MarkStale(cacheDir, path string) error {
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+func MarkStale(stateDir, path string) error {
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(cacheDir, StaleMarker), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(stateDir, StaleMarker), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
@@ -89,8 +89,8 @@ func MarkStale(cacheDir, path string) error {
 
 // Marked reports whether the stale marker is set and which files it names:
 // marked with no paths means any file may have changed.
-func Marked(cacheDir string) (paths []string, marked bool) {
-	data, err := rawfile.ReadFile(filepath.Join(cacheDir, StaleMarker))
+func Marked(stateDir string) (paths []string, marked bool) {
+	data, err := rawfile.ReadFile(filepath.Join(stateDir, StaleMarker))
 	if err != nil {
 		return nil, false
 	}
@@ -106,7 +106,7 @@ func Marked(cacheDir string) (paths []string, marked bool) {
 }
 
 // ClearStale removes the stale marker after a refresh.
-func ClearStale(cacheDir string) { os.Remove(filepath.Join(cacheDir, StaleMarker)) }
+func ClearStale(stateDir string) { os.Remove(filepath.Join(stateDir, StaleMarker)) }
 
 // statSlice is how many file stamps a quick check stats per call.
 const statSlice = 16
@@ -134,14 +134,14 @@ type Stamps interface {
 // false) follows the cheap signals in the package comment: the directories,
 // the files the stale marker names (every file when it names none) and a
 // rotating slice of the rest; a full check stats everything.
-func CheckFresh(stamps Stamps, cacheDir string, now time.Time, full bool) Freshness {
+func CheckFresh(stamps Stamps, stateDir string, now time.Time, full bool) Freshness {
 	for _, s := range stamps.Dirs() {
 		if s.changed() {
 			return Stale
 		}
 	}
 	n := stamps.Files()
-	named, marked := Marked(cacheDir)
+	named, marked := Marked(stateDir)
 	if full || marked && named == nil || n <= statSlice {
 		if anyChanged(stamps, n) {
 			return Stale

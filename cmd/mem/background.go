@@ -61,7 +61,7 @@ func enrichAfterWrite(r *mem.Repo, cmd string) func() {
 // detached passes, which have no terminal, leave their errors for
 // `mem doctor`.
 func hookLog(r *mem.Repo, msg string) {
-	logfile.AppendDated(filepath.Join(r.Place.CacheDir(), logfile.HookErrors), time.Now(), msg)
+	logfile.AppendDated(filepath.Join(r.Place.StateDir(), logfile.HookErrors), time.Now(), msg)
 }
 
 // lockModel takes the repository's model lock for a pass run by hand,

@@ -86,7 +86,7 @@ func (hookSessionStartCmd) Run(e *env) error {
 		return nil
 	}
 	// mem's plugin and the project's settings may both run this hook.
-	if !hooks.Claim(r.Place.CacheDir(), "session-start", data, hooks.OnceRepeatable) {
+	if !hooks.Claim(r.Place.StateDir(), "session-start", data, hooks.OnceRepeatable) {
 		return nil
 	}
 	sweepIfDue(r, time.Now())

@@ -24,7 +24,7 @@ func (c injectionsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	all, err := injections.Read(r.Place.CacheDir())
+	all, err := injections.Read(r.Place.StateDir())
 	if err != nil {
 		return fmt.Errorf("read the decision log: %w", err)
 	}
@@ -47,7 +47,7 @@ func (c injectionsCmd) Run(e *env) error {
 		fmt.Fprintf(e.stdout, "no decisions of a session whose ID starts with %q\n", c.Session)
 		return nil
 	case len(picked) == 0:
-		fmt.Fprintf(e.stdout, "no decisions logged in %s: the prompt hook writes one for every prompt\n", e.shown(r.Place.CacheDir()))
+		fmt.Fprintf(e.stdout, "no decisions logged in %s: the prompt hook writes one for every prompt\n", e.shown(r.Place.StateDir()))
 		return nil
 	}
 	for _, d := range shown {

@@ -34,7 +34,7 @@ func (c learnCmd) Run(e *env) error {
 		return err
 	}
 	unlock, err := r.LockNamed(e.ctx, learn.Lock)
-	os.Remove(filepath.Join(r.Place.CacheDir(), hooks.LearnPending))
+	os.Remove(filepath.Join(r.Place.StateDir(), hooks.LearnPending))
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (s transcriptSources) update(e *env) (*sessions.Index, locate.Place, sessio
 		}
 		dirs = []string{d}
 	}
-	x := sessions.Open(filepath.Join(p.CacheDir(), "transcripts"))
+	x := sessions.Open(filepath.Join(p.StateDir(), "transcripts"))
 	rep, err := x.Update(dirs)
 	return x, p, rep, err
 }

@@ -24,11 +24,11 @@ func (s Store) Cached(now time.Time) (*search.Index, bool) {
 		ix.Close()
 		return nil, false
 	}
-	switch search.CheckFresh(ix.Stamps(), s.Place.CacheDir(), now, true) {
+	switch search.CheckFresh(ix.Stamps(), s.Place.StateDir(), now, true) {
 	case search.Fresh:
 		return ix, true
 	case search.ClearMarker:
-		search.ClearStale(s.Place.CacheDir())
+		search.ClearStale(s.Place.StateDir())
 		return ix, true
 	}
 	ix.Close()
@@ -68,8 +68,8 @@ func (s Store) Check() (*search.Index, *Stale) {
 	}
 	if !stale.dirs {
 		if stale.files = search.Restat(cur, nil); len(stale.files) == 0 {
-			if _, marked := search.Marked(s.Place.CacheDir()); marked {
-				search.ClearStale(s.Place.CacheDir())
+			if _, marked := search.Marked(s.Place.StateDir()); marked {
+				search.ClearStale(s.Place.StateDir())
 			}
 			return ix, nil
 		}
@@ -182,7 +182,7 @@ func (s Store) refresh(marked bool, stale *Stale) (*search.Index, error) {
 // refresh again.
 func (s Store) update(path string, old *search.Index, cur []search.Source, changed []Source, gone []string) (*search.Index, error) {
 	if len(changed) == 0 && len(gone) == 0 && sameSources(old.Sources(), cur) {
-		search.ClearStale(s.Place.CacheDir())
+		search.ClearStale(s.Place.StateDir())
 		return search.Open(path) // the caller's own mapping: old is closed on return
 	}
 	paths := gone
@@ -243,7 +243,7 @@ func (s Store) RefreshWritten(rels []string) (*search.Index, error) {
 	if err != nil {
 		return s.rebuild(path)
 	}
-	if _, marked := search.Marked(s.Place.CacheDir()); marked {
+	if _, marked := search.Marked(s.Place.StateDir()); marked {
 		old.Close()
 		return s.Refresh(nil)
 	}
@@ -395,7 +395,7 @@ func (s Store) writeDelta(path string, d *search.Delta, stamps []search.Source) 
 	if err := d.WriteFile(path, stamps); err != nil {
 		return nil, fmt.Errorf("write index delta: %w", err)
 	}
-	search.ClearStale(s.Place.CacheDir())
+	search.ClearStale(s.Place.StateDir())
 	return search.Open(path)
 }
 
@@ -406,7 +406,7 @@ func (s Store) writeDelta(path string, d *search.Delta, stamps []search.Source) 
 func (s Store) restat(cur []search.Source, marked bool) ([]Source, bool) {
 	var named []string
 	if marked {
-		named, _ = search.Marked(s.Place.CacheDir())
+		named, _ = search.Marked(s.Place.StateDir())
 	}
 	var changed []Source
 	pass := func(keep func(search.Source) bool) bool {
@@ -481,7 +481,7 @@ func (s Store) rebuild(path string) (*search.Index, error) {
 // cache as written, stamps included. When the cache cannot be written, ix
 // comes back with the error: a search can still use it.
 func (s Store) write(path string, ix *search.Index, stamps []search.Source) (*search.Index, error) {
-	if err := os.MkdirAll(s.Place.CacheDir(), 0o755); err != nil {
+	if err := os.MkdirAll(s.Place.StateDir(), 0o755); err != nil {
 		return ix, fmt.Errorf("create cache dir: %w", err)
 	}
 	if err := ix.WriteFile(path, stamps); err != nil {
@@ -499,7 +499,7 @@ func (s Store) reopen(path string) (*search.Index, error) {
 	// After the cache, which holds the delta's changes now: a reader in
 	// between ignores the delta, made for the cache before.
 	os.Remove(search.DeltaPath(path))
-	search.ClearStale(s.Place.CacheDir())
+	search.ClearStale(s.Place.StateDir())
 	return search.Open(path)
 }
 
@@ -509,7 +509,7 @@ func (s Store) Rebuild() (*search.Index, error) {
 	return s.rebuild(s.Place.IndexPath())
 }
 
-// prune removes the other caches in the cache directory that nobody will
+// prune removes the other caches in the state directory that nobody will
 // read again: those whose directories are all gone, the user scope's aside
 // as it outlives every store (a store whose repository was moved, or which
 // was deleted), and those built from this very store and personal store
@@ -519,7 +519,7 @@ func (s Store) Rebuild() (*search.Index, error) {
 func (s Store) prune(current string) {
 	personal, _ := locate.PersonalStore(s.Place.MainWorkTree())
 	users := locate.UserAgents()
-	others, _ := filepath.Glob(filepath.Join(s.Place.CacheDir(), "index-*.bin"))
+	others, _ := filepath.Glob(filepath.Join(s.Place.StateDir(), "index-*.bin"))
 	for _, path := range others {
 		if path == current {
 			continue

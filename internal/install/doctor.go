@@ -25,7 +25,7 @@ type Problem struct {
 
 // Doctor checks that what install wires is in place and works: the Claude
 // Code hooks and the binaries they run, the store and whether git ignores
-// it, the git identity commits are made with, the cache directory, the
+// it, the git identity commits are made with, the state directory, the
 // errors logged this week by what mem runs unattended (hooks, background
 // passes), the pre-commit hook, the merge driver, and that install has
 // nothing left to do. It returns problems and Info findings; no problem
@@ -62,12 +62,12 @@ func Doctor(o Options) []Problem {
 		ps = append(ps, ig)
 	}
 
-	if err := writable(p.CacheDir()); err != nil {
-		add("cache", "make "+p.CacheDir()+" writable by you", "cache directory not writable: %v", err)
+	if err := writable(p.StateDir()); err != nil {
+		add("cache", "make "+p.StateDir()+" writable by you", "cache directory not writable: %v", err)
 	}
 
 	// Hooks fail open, so their errors show nowhere but in this log.
-	hookLog := filepath.Join(p.CacheDir(), logfile.HookErrors)
+	hookLog := filepath.Join(p.StateDir(), logfile.HookErrors)
 	if n, last := logfile.Since(hookLog, time.Now().Add(-hookLogWindow)); n > 0 {
 		errs := "1 error"
 		if n > 1 {

@@ -813,24 +813,24 @@ func TestDoctor(t *testing.T) {
 		{"attributes gone", func(t *testing.T, e *env) { must(t, os.Remove(e.path(".gitattributes"))) }, []string{"merge-driver"}},
 		{"rules gone", func(t *testing.T, e *env) { must(t, os.Remove(e.path("CLAUDE.md"))) }, []string{"install"}},
 		{"hook errors this week", func(t *testing.T, e *env) {
-			must(t, os.MkdirAll(e.o.Place.CacheDir(), 0o755))
+			must(t, os.MkdirAll(e.o.Place.StateDir(), 0o755))
 			old := time.Now().Add(-30 * 24 * time.Hour).UTC().Format(time.RFC3339)
 			recent := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
-			writeFile(t, filepath.Join(e.o.Place.CacheDir(), "hook.log"),
+			writeFile(t, filepath.Join(e.o.Place.StateDir(), "hook.log"),
 				old+" prompt: old news\n"+recent+" prompt: mem and mem-hook write different index formats\n", 0o644)
 		}, []string{"hook-log"}},
 		{"hook errors long ago", func(t *testing.T, e *env) {
-			must(t, os.MkdirAll(e.o.Place.CacheDir(), 0o755))
+			must(t, os.MkdirAll(e.o.Place.StateDir(), 0o755))
 			old := time.Now().Add(-30 * 24 * time.Hour).UTC().Format(time.RFC3339)
-			writeFile(t, filepath.Join(e.o.Place.CacheDir(), "hook.log"), old+" prompt: old news\n", 0o644)
+			writeFile(t, filepath.Join(e.o.Place.StateDir(), "hook.log"), old+" prompt: old news\n", 0o644)
 		}, nil},
 		{"cache not writable", func(t *testing.T, e *env) {
 			if os.Geteuid() == 0 {
 				t.Skip("root writes anywhere")
 			}
-			must(t, os.MkdirAll(e.o.Place.CacheDir(), 0o755))
-			must(t, os.Chmod(e.o.Place.CacheDir(), 0o555))
-			t.Cleanup(func() { os.Chmod(e.o.Place.CacheDir(), 0o755) })
+			must(t, os.MkdirAll(e.o.Place.StateDir(), 0o755))
+			must(t, os.Chmod(e.o.Place.StateDir(), 0o555))
+			t.Cleanup(func() { os.Chmod(e.o.Place.StateDir(), 0o755) })
 		}, []string{"cache"}},
 	}
 	for _, tt := range tests {

@@ -53,7 +53,7 @@ func Run(ctx context.Context, r *mem.Repo, transcriptPath string, now time.Time)
 		return rep, err
 	}
 	rep.Turns = len(turns)
-	decisions, err := injections.Read(r.Place.CacheDir())
+	decisions, err := injections.Read(r.Place.StateDir())
 	if err != nil {
 		return rep, err
 	}

@@ -35,8 +35,10 @@ type Place struct {
 	Store     string // absolute store root
 }
 
-// CacheDir is where mem keeps its caches, logs and per-session state.
-func (p Place) CacheDir() string { return filepath.Join(p.CommonDir, "mem") }
+// StateDir is the state directory: where mem keeps its caches, locks, logs
+// and per-session state, <CommonDir>/mem, shared by every worktree and never
+// committed (docs/architecture.md lists its files).
+func (p Place) StateDir() string { return filepath.Join(p.CommonDir, "mem") }
 
 // Rel returns path relative to the work tree, slash-separated, or path
 // itself when it lies outside.
@@ -372,7 +374,7 @@ func (p Place) IndexPath() string {
 		h.Write([]byte{0})
 		h.Write([]byte(personalDir(p.MainWorkTree())))
 	}
-	return filepath.Join(p.CacheDir(), fmt.Sprintf("index-%016x.bin", h.Sum64()))
+	return filepath.Join(p.StateDir(), fmt.Sprintf("index-%016x.bin", h.Sum64()))
 }
 
 // ExpandHome turns a leading ~/ into the home directory; any other path,

@@ -1,5 +1,5 @@
 // Package logfile appends lines to the logs mem keeps under a repository's
-// cache directory (.git/mem): the hooks' decision and error logs, and the
+// state directory (.git/mem): the hooks' decision and error logs, and the
 // CLI's own. The prompt hook writes one on every prompt, so it opens files
 // without the runtime poller and creates directories only when missing.
 package logfile
@@ -15,7 +15,7 @@ import (
 	"github.com/mem-dev/mem/internal/rawfile"
 )
 
-// HookErrors is the log, in the cache directory, of the hooks' own errors:
+// HookErrors is the log, in the state directory, of the hooks' own errors:
 // hooks fail open, so it is the only trace of them, and mem doctor reads it.
 // Its lines are dated (AppendDated, Since).
 const HookErrors = "hook.log"

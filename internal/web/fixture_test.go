@@ -133,7 +133,7 @@ func newFixture(t *testing.T) *fixture {
 	// A memory that does not parse (not committed: a person's half edit).
 	write(t, filepath.Join(store, "broken.md"), "---\nname: [unclosed\nclass: fact\n---\nbody\n")
 	// The prompt hook's decisions.
-	cache := repo.Place.CacheDir()
+	cache := repo.Place.StateDir()
 	write(t, filepath.Join(cache, "injections.jsonl"),
 		`{"time":"2026-11-30T10:00:00Z","session":"sess-1","prompt":"why are spanish orders a cent off?","query":"spanish orders cent","injected":true,"results":[{"slug":"spanish-vat-rounds-per-line","score":0.61}]}
 {"time":"2026-11-30T10:05:00Z","session":"sess-1","prompt":"how do we deploy to production?","query":"deploy production","injected":false}
@@ -229,5 +229,5 @@ func wantNotIn(t *testing.T, page string, bad ...string) {
 type decisionLine = injections.Decision
 
 func decisionsOf(f *fixture) ([]injections.Decision, error) {
-	return injections.Read(f.repo.Place.CacheDir())
+	return injections.Read(f.repo.Place.StateDir())
 }

@@ -50,7 +50,7 @@ func injectedSlugs(d injections.Decision) []string {
 }
 
 func (s *Server) injections(w http.ResponseWriter, r *http.Request) {
-	all, err := injections.Read(s.o.Repo.Place.CacheDir())
+	all, err := injections.Read(s.o.Repo.Place.StateDir())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("read the decision log: %w", err))
 		return
@@ -93,7 +93,7 @@ func (s *Server) injections(w http.ResponseWriter, r *http.Request) {
 // mark writes a person's judgement of one decision as a battery line.
 func (s *Server) mark(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
-	all, err := injections.Read(s.o.Repo.Place.CacheDir())
+	all, err := injections.Read(s.o.Repo.Place.StateDir())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
