@@ -20,6 +20,7 @@ import (
 	"github.com/mem-dev/mem"
 	"github.com/mem-dev/mem/internal/class"
 	"github.com/mem-dev/mem/internal/locate"
+	"github.com/mem-dev/mem/internal/mcpserver/mcptool"
 	"github.com/mem-dev/mem/internal/profile"
 	"github.com/mem-dev/mem/internal/secrets"
 	"github.com/mem-dev/mem/internal/text"
@@ -35,38 +36,43 @@ type cli struct {
 	Help       helpCmd    `cmd:"" help:"Show what mem can do, how to use one command (mem help store), or what a model command must do (mem help model)."`
 	VersionCmd versionCmd `cmd:"" name:"version" help:"Print mem's version (as mem --version does)."`
 
-	Init       initCmd       `cmd:"" help:"Create the store (and a git repository if none), print what was made."`
-	StoreCmd   storeCmd      `cmd:"" name:"store" help:"Write a memory and commit it; prints the slug."`
-	Show       showCmd       `cmd:"" help:"Print one memory."`
-	List       listCmd       `cmd:"" help:"List memories."`
-	Search     searchCmd     `cmd:"" help:"Search memories as the prompt hook would; prints nothing when nothing is relevant."`
-	Edit       editCmd       `cmd:"" help:"Edit a memory in $EDITOR and commit the result (checked as a new memory is)."`
-	Forget     forgetCmd     `cmd:"" help:"Mark a memory forgotten (the file stays; undo with mem undo)."`
-	Log        logCmd        `cmd:"" help:"Show mem's commits: the audit trail."`
-	Undo       undoCmd       `cmd:"" help:"Revert one mem commit."`
-	Budget     budgetCmd     `cmd:"" help:"Check MEMORY.md against Claude Code's 200-line / 25,000-byte load limit."`
-	Index      indexCmd      `cmd:"" help:"Build or refresh the search index cache."`
-	Eval       evalCmd       `cmd:"" help:"Measure retrieval on a battery of prompts."`
-	Injections injectionsCmd `cmd:"" help:"Show what the prompt hook injected, or kept quiet about, for the last prompts."`
-	Hook       hookCmd       `cmd:"" help:"Claude Code hook handlers (prefer the lean mem-hook binary)."`
-	Gate       gateCmd       `cmd:"" help:"Claude Code Stop hook: block when files were edited and nothing was stored."`
-	Install    installCmd    `cmd:"" help:"Wire mem into Claude Code and other agents: hooks, pre-commit, MCP config, the memory rule."`
-	Uninstall  uninstallCmd  `cmd:"" help:"Remove exactly what mem install added."`
-	Doctor     doctorCmd     `cmd:"" help:"Check the setup; one line per problem and how to fix it."`
-	Verify     verifyCmd     `cmd:"" help:"Probe the memories' claims (paths, branches, merged PRs, URLs, commits); label failures unverified."`
-	Capture    captureCmd    `cmd:"" help:"Propose memories from a session transcript (what was decided or learned, and why) and store the new ones."`
-	Enrich     enrichCmd     `cmd:"" help:"Write aliases: the words a person would type when they need a memory."`
-	Curate     curateCmd     `cmd:"" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
-	Sweep      sweepCmd      `cmd:"" help:"The daily upkeep, by hand: enrich what lacks aliases or has stale ones, curate, verify."`
-	Learn      learnCmd      `cmd:"" help:"Learn aliases from a session: the words of prompts the hook kept quiet on, before the agent found a memory itself."`
-	Review     reviewCmd     `cmd:"" help:"The curation review queue: list, accept, reject."`
-	Profile    profileCmd    `cmd:"" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
-	Serve      serveCmd      `cmd:"" help:"Serve a local page on the store: memories, review queue, audit trail with undo, budget, injections, health."`
-	MCP        mcpCmd        `cmd:"" name:"mcp" help:"Serve memory_store, context_query, memory_forget, memory_show and memory_list over MCP on stdio."`
-	Precommit  precommitCmd  `cmd:"" hidden:"" help:"The git pre-commit check."`
+	StoreCmd storeCmd   `cmd:"" group:"memories" name:"store" help:"Write a memory and commit it; prints the slug."`
+	Show     showCmd    `cmd:"" group:"memories" help:"Print one memory."`
+	List     listCmd    `cmd:"" group:"memories" help:"List memories."`
+	Search   searchCmd  `cmd:"" group:"memories" help:"Search memories as the prompt hook would; prints nothing when nothing is relevant."`
+	Edit     editCmd    `cmd:"" group:"memories" help:"Edit a memory in $EDITOR and commit the result (checked as a new memory is)."`
+	Forget   forgetCmd  `cmd:"" group:"memories" help:"Mark a memory forgotten (the file stays; undo with mem undo)."`
+	Budget   budgetCmd  `cmd:"" group:"memories" help:"Check MEMORY.md against Claude Code's 200-line / 25,000-byte load limit."`
+	Profile  profileCmd `cmd:"" group:"memories" help:"The always-on profile (who the user is, how they like to work): show, add, rm."`
 
-	Transcripts transcriptsCmd `cmd:"" help:"The index of past Claude Code sessions: prompts, tool calls, shell commands, failures."`
-	Skills      skillsCmd      `cmd:"" help:"Inert skill drafts from procedures that recur across sessions; a person promotes or rejects them."`
+	Log  logCmd  `cmd:"" group:"history" help:"Show mem's commits: the audit trail."`
+	Undo undoCmd `cmd:"" group:"history" help:"Revert one mem commit."`
+
+	Capture captureCmd `cmd:"" group:"passes" help:"Propose memories from a session transcript (what was decided or learned, and why) and store the new ones."`
+	Enrich  enrichCmd  `cmd:"" group:"passes" help:"Write aliases: the words a person would type when they need a memory."`
+	Curate  curateCmd  `cmd:"" group:"passes" help:"Find duplicates and dead paths; supersede (never delete) under strict guards; queue the rest for review."`
+	Review  reviewCmd  `cmd:"" group:"passes" help:"The curation review queue: list, accept, reject."`
+	Verify  verifyCmd  `cmd:"" group:"passes" help:"Probe the memories' claims (paths, branches, merged PRs, URLs, commits); label failures unverified."`
+	Sweep   sweepCmd   `cmd:"" group:"passes" help:"The daily upkeep, by hand: enrich what lacks aliases or has stale ones, curate, verify."`
+	Learn   learnCmd   `cmd:"" group:"passes" help:"Learn aliases from a session: the words of prompts the hook kept quiet on, before the agent found a memory itself."`
+	Skills  skillsCmd  `cmd:"" group:"passes" help:"Inert skill drafts from procedures that recur across sessions; a person promotes or rejects them."`
+
+	Init      initCmd      `cmd:"" group:"setup" help:"Create the store (and a git repository if none), print what was made."`
+	Install   installCmd   `cmd:"" group:"setup" help:"Wire mem into Claude Code and other agents: hooks, pre-commit, MCP config, the memory rule."`
+	Uninstall uninstallCmd `cmd:"" group:"setup" help:"Remove exactly what mem install added."`
+
+	Hook hookCmd `cmd:"" group:"hooks" help:"Claude Code hook handlers (prefer the lean mem-hook binary)."`
+	Gate gateCmd `cmd:"" group:"hooks" help:"Claude Code Stop hook: block when files were edited and nothing was stored."`
+	MCP  mcpCmd  `cmd:"" group:"hooks" name:"mcp" help:"Serve ${mcp_tools} over MCP on stdio."`
+
+	Doctor      doctorCmd      `cmd:"" group:"diagnostics" help:"Check the setup; one line per problem and how to fix it."`
+	Index       indexCmd       `cmd:"" group:"diagnostics" help:"Build or refresh the search index cache."`
+	Eval        evalCmd        `cmd:"" group:"diagnostics" help:"Measure retrieval on a battery of prompts."`
+	Injections  injectionsCmd  `cmd:"" group:"diagnostics" help:"Show what the prompt hook injected, or kept quiet about, for the last prompts."`
+	Serve       serveCmd       `cmd:"" group:"diagnostics" help:"Serve a local page on the store: memories, review queue, audit trail with undo, budget, injections, health."`
+	Transcripts transcriptsCmd `cmd:"" group:"diagnostics" help:"The index of past Claude Code sessions: prompts, tool calls, shell commands, failures."`
+
+	Precommit precommitCmd `cmd:"" hidden:"" help:"The git pre-commit check."`
 }
 
 // env is what every command gets: where it runs and where it writes.
@@ -265,8 +271,21 @@ func newParser(c any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Exit(func(code int) { panic(exitError(code)) }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap), "version": versionLine(), "classes": class.List("or"), "default_class": class.Default},
+		kong.ExplicitGroups(commandGroups),
+		kong.Vars{"profile_cap": strconv.Itoa(profile.DefaultCap), "version": versionLine(), "classes": class.List("or"), "default_class": class.Default,
+			"mcp_tools": strings.Join(mcptool.All[:len(mcptool.All)-1], ", ") + " and " + mcptool.All[len(mcptool.All)-1]},
 	)
+}
+
+// commandGroups are the headings mem help lists the commands under, in
+// order; each command's group tag names its heading.
+var commandGroups = []kong.Group{
+	{Key: "memories", Title: "Memories:"},
+	{Key: "history", Title: "History:"},
+	{Key: "passes", Title: "Offline passes:"},
+	{Key: "setup", Title: "Setup:"},
+	{Key: "hooks", Title: "Agent hooks:"},
+	{Key: "diagnostics", Title: "Diagnostics:"},
 }
 
 // startCommands are the commands agents start at every session, with the

@@ -16,7 +16,7 @@ import (
 
 type hookCmd struct {
 	Prompt   hookPromptCmd       `cmd:"" help:"UserPromptSubmit: inject relevant memories as additionalContext."`
-	Gate     gateCmd             `cmd:"" help:"Stop: block when files were edited and nothing was stored."`
+	Gate     gateCmd             `cmd:"" hidden:"" help:"Stop: block when files were edited and nothing was stored."`
 	PostTool hookPostToolCmd     `cmd:"" name:"post-tool" help:"PostToolUse on Edit|Write|MultiEdit: mark the index stale."`
 	Session  hookSessionStartCmd `cmd:"" name:"session-start" help:"SessionStart: the profile and one line of store health."`
 	Edits    hookEditsCmd        `cmd:"" help:"Commit memory files an agent edited in place (the Stop hook runs it), one commit each: mem: edit SLUG."`
