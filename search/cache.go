@@ -18,10 +18,23 @@ var (
 	ErrVersion = errors.New("search: index cache has another format version")
 )
 
-const (
-	magic   = "memindex"
-	version = 6
-)
+const magic = "memindex"
+
+// version is the cache format's version, in every cache's header. Any
+// change to the layout, or to what a field holds, bumps it and adds its
+// line here; Open refuses another version (ErrVersion) and the caller
+// rebuilds, so a cache written by an older mem is never misread.
+//
+//	1  the BM25F index: header, sections, postings, norms, records (c660f14)
+//	2  stamps in an offset table, directories first, read in place; the
+//	   prompt path reads only what it touches (5d614f2)
+//	3  section checksums CRC-32 IEEE instead of Castagnoli (ae76e9a)
+//	4  section and record checksums XXH64 instead of CRC-32 (6648aef)
+//	5  alias postings say which of a memory's aliases hold the term, so
+//	   that an alias counts as a phrase (eef0959)
+//	6  a record holds Doc.Broken: why a memory's frontmatter does not
+//	   parse (58474a0)
+const version = 6
 
 // Sections, in file order.
 const (

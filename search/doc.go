@@ -172,7 +172,8 @@
 // command runs. Postings and document records are verified by their own
 // checksums when read: a query pays only for the terms and the hits it
 // touches. A mismatch found then is reported by Index.Err. Any format change
-// bumps the version; Open returns ErrVersion and the caller rebuilds.
+// bumps the version, with a line in cache.go's changelog of versions; Open
+// returns ErrVersion and the caller rebuilds.
 //
 // Terms are found by binary search of the sorted dictionary. An
 // open-addressing hash table beside it was measured and not kept: the long
