@@ -307,33 +307,6 @@ func (r *Repo) edit(ctx context.Context, slug, action string, change func(*mdpar
 	return Written{Slug: slug, Path: r.Place.Rel(r.abs(rel)), Result: res}, nil
 }
 
-// Undo reverts one mem commit as a new commit.
-func (r *Repo) Undo(ctx context.Context, ref string) (gitstore.Result, error) {
-	unlock, err := r.lock(ctx)
-	if err != nil {
-		return gitstore.Result{}, err
-	}
-	defer unlock()
-	res, err := r.files.Undo(ctx, ref)
-	if err != nil {
-		return res, err
-	}
-	r.refreshLocked()
-	return res, nil
-}
-
-// PendingWrites lists the writes whose files are in place and whose commit
-// is still to be made (git was busy or failed), oldest first; the next
-// write commits them.
-func (r *Repo) PendingWrites() ([]gitstore.PendingWrite, error) {
-	return r.files.Pending()
-}
-
-// Log lists mem's commits, newest first.
-func (r *Repo) Log(ctx context.Context, limit int) ([]gitstore.Entry, error) {
-	return r.files.Log(ctx, limit)
-}
-
 // find returns the store-relative path of the memory with slug, or "".
 // Slugs are unique per store, in any subdirectory.
 func (r *Repo) find(slug string) (string, error) {
