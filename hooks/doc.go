@@ -1,9 +1,10 @@
 // Package hooks holds mem's Claude Code hook handlers. They run inside
 // Claude Code on every prompt or stop, so they import only the standard
-// library and mem's lean packages (search, locate, transcript, shell and
-// small helpers such as rawfile, jsonscan and logfile; cmd/mem-hook's test
-// holds the whole binary to that), compile no regexp at init, and fail
-// open: an error of their own never blocks the agent.
+// library and mem's lean packages (search, locate, transcript, memuse and
+// small helpers such as rawfile, jsonscan and logfile: the lean set that
+// docs/architecture.md lists and cmd/mem-hook's test holds the binary to),
+// compile no regexp at init, and fail open: an error of their own never
+// blocks the agent.
 //
 // # Stop gate (`mem gate`)
 //

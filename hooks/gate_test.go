@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -803,26 +800,6 @@ func BenchmarkGateIncremental(b *testing.B) {
 		}
 		if code := Gate(strings.NewReader(in), io.Discard, gateNow, nil); code != 0 && code != 2 {
 			b.Fatal(code)
-		}
-	}
-}
-
-// TestGateImports keeps the gate lean: gate.go imports only the standard
-// library and mem's lean packages (the whole package is checked by the
-// hook binary's own test).
-func TestGateImports(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "gate.go", nil, parser.ImportsOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lean := map[string]bool{}
-	for _, p := range []string{"atomicfile", "locate", "logfile", "memuse", "rawfile", "transcript"} {
-		lean["github.com/mem-dev/mem/internal/"+p] = true
-	}
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") && !lean[p] {
-			t.Errorf("gate.go imports %s", p)
 		}
 	}
 }

@@ -21,7 +21,8 @@
 // # Invariants
 //
 //   - The package links only the standard library and mem's lean packages
-//     (deps_test.go) and builds nothing at package init.
+//     (the lean set of docs/architecture.md, held by cmd/mem-hook's test)
+//     and builds nothing at package init.
 //   - Silence is a result: Search returns nothing unless the best score
 //     clears the threshold (Options.All aside), and a query with no topic
 //     of its own (Empty) finds nothing whatever the previous turn says.
