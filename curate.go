@@ -154,11 +154,11 @@ func (r *Repo) supersede(ctx context.Context, mems map[string]*mdparse.Memory, p
 func (r *Repo) checkBoundaries(ctx context.Context, mems []curator.Memory, o CurateOptions, res *curator.Result) error {
 	// Both profiles are read against the memories: the person's and, when
 	// the team keeps one, the team's.
-	p, err := r.Profile(ctx)
+	p, err := r.Profiles().Read(ctx, PersonalProfile)
 	if err != nil {
 		return err
 	}
-	team, err := r.ProfileIn(ctx, TeamProfile)
+	team, err := r.Profiles().Read(ctx, TeamProfile)
 	if err != nil {
 		return err
 	}

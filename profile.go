@@ -95,22 +95,25 @@ func (r *Repo) profileFiles(scope ProfileScope) (*gitstore.Store, error) {
 	return s, nil
 }
 
-// ProfileFile is the file of a profile's scope, as a person reads its path.
-func (r *Repo) ProfileFile(scope ProfileScope) string {
+// Profiles are the always-on profiles of a repository's store: the
+// person's (outside the store, never committed) and the team's (in it).
+type Profiles struct{ r *Repo }
+
+// Profiles is the facade's noun for the profiles.
+func (r *Repo) Profiles() Profiles { return Profiles{r} }
+
+// File is the file of a profile's scope, as a person reads its path.
+func (ps Profiles) File(scope ProfileScope) string {
+	r := ps.r
 	if scope == TeamProfile {
 		return r.Place.Rel(r.abs(profile.FileName))
 	}
 	return locate.ShortHome(filepath.Join(PersonalProfileDir(), profile.FileName))
 }
 
-// Profile reads the person's profile (PersonalProfile); none is an empty
-// one.
-func (r *Repo) Profile(ctx context.Context) (profile.Profile, error) {
-	return r.ProfileIn(ctx, PersonalProfile)
-}
-
-// ProfileIn reads the profile of scope; none is an empty one.
-func (r *Repo) ProfileIn(ctx context.Context, scope ProfileScope) (profile.Profile, error) {
+// Read reads the profile of scope; none is an empty one.
+func (ps Profiles) Read(ctx context.Context, scope ProfileScope) (profile.Profile, error) {
+	r := ps.r
 	files, err := r.profileFiles(scope)
 	if err != nil {
 		return profile.Profile{}, err
@@ -129,12 +132,13 @@ func readProfile(files *gitstore.Store) (profile.Profile, error) {
 	return profile.Parse(data), nil
 }
 
-// ProfileAdd adds a line to the profile and commits it. It never fails for
+// Add adds a line to the profile and commits it. It never fails for
 // size: while the profile is over cap, the weakest line (possibly the new
 // one) becomes an ordinary memory of class preference, in the same commit
 // (Mem-Action: demote), so nothing is lost. Said, Importance and Added
 // default to inferred, profile.DefaultImportance and today.
-func (r *Repo) ProfileAdd(ctx context.Context, scope ProfileScope, l profile.Line, cap int) (ProfileChange, error) {
+func (ps Profiles) Add(ctx context.Context, scope ProfileScope, l profile.Line, cap int) (ProfileChange, error) {
+	r := ps.r
 	if err := profile.Check(l.Text); err != nil {
 		return ProfileChange{}, err
 	}
@@ -337,10 +341,11 @@ func (r *Repo) demotedSlug(files *gitstore.Store, text string, taken map[string]
 	}
 }
 
-// ProfileRemove takes one line out of the profile (its number as
+// Remove takes one line out of the profile (its number as
 // `mem profile show` counts them, or its text) and commits it. The line is
 // gone from the profile, not from history: `mem undo` brings it back.
-func (r *Repo) ProfileRemove(ctx context.Context, scope ProfileScope, which string) (ProfileChange, error) {
+func (ps Profiles) Remove(ctx context.Context, scope ProfileScope, which string) (ProfileChange, error) {
+	r := ps.r
 	files, p, unlock, err := r.lockProfile(ctx, scope)
 	if err != nil {
 		return ProfileChange{}, err
@@ -364,13 +369,14 @@ func (r *Repo) ProfileRemove(ctx context.Context, scope ProfileScope, which stri
 	return out, err
 }
 
-// ProfileContext is the profiles as a session is given them at its start
+// Context is the profiles as a session is given them at its start
 // (the person's, then the team's when the store has one), or "" when both
 // are empty.
-func (r *Repo) ProfileContext(ctx context.Context) (string, error) {
+func (ps Profiles) Context(ctx context.Context) (string, error) {
+	r := ps.r
 	var parts []string
 	for _, scope := range []ProfileScope{PersonalProfile, TeamProfile} {
-		p, err := r.ProfileIn(ctx, scope)
+		p, err := r.Profiles().Read(ctx, scope)
 		if err != nil {
 			return "", err
 		}
@@ -381,28 +387,29 @@ func (r *Repo) ProfileContext(ctx context.Context) (string, error) {
 		if scope == TeamProfile {
 			who = "The team's profile, shared by everyone who works in this repository (%s):\n%s"
 		}
-		parts = append(parts, fmt.Sprintf(who, r.ProfileFile(scope), strings.TrimRight(p.Text(), "\n")))
+		parts = append(parts, fmt.Sprintf(who, r.Profiles().File(scope), strings.TrimRight(p.Text(), "\n")))
 	}
 	return strings.Join(parts, "\n\n"), nil
 }
 
-// ProfileMigrate moves the lines of the store's PROFILE.md into the
+// Migrate moves the lines of the store's PROFILE.md into the
 // person's profile and removes the file from the store, as one commit: for
 // a profile an earlier mem kept in the store, where every teammate's agent
 // read it. The person who runs it says the lines are theirs; a line both
 // hold is merged. The person's profile demotes its weakest lines into
 // personal memories if it goes over cap, as an add does.
-func (r *Repo) ProfileMigrate(ctx context.Context, cap int) (ProfileMigration, error) {
-	team, err := r.ProfileIn(ctx, TeamProfile)
+func (ps Profiles) Migrate(ctx context.Context, cap int) (ProfileMigration, error) {
+	r := ps.r
+	team, err := r.Profiles().Read(ctx, TeamProfile)
 	if err != nil {
 		return ProfileMigration{}, err
 	}
 	if !r.files.Exists(profile.FileName) {
 		return ProfileMigration{}, fmt.Errorf("the store has no %s: nothing to migrate", profile.FileName)
 	}
-	out := ProfileMigration{From: r.ProfileFile(TeamProfile), To: r.ProfileFile(PersonalProfile)}
+	out := ProfileMigration{From: r.Profiles().File(TeamProfile), To: r.Profiles().File(PersonalProfile)}
 	for _, i := range team.Entries() {
-		ch, err := r.ProfileAdd(ctx, PersonalProfile, team.Lines[i], cap)
+		ch, err := r.Profiles().Add(ctx, PersonalProfile, team.Lines[i], cap)
 		if err != nil {
 			return out, err
 		}
@@ -428,7 +435,7 @@ func (r *Repo) ProfileMigrate(ctx context.Context, cap int) (ProfileMigration, e
 	return out, err
 }
 
-// ProfileMigration is what ProfileMigrate did.
+// ProfileMigration is what Profiles.Migrate did.
 type ProfileMigration struct {
 	From, To string         // the files, as a person reads their paths
 	Moved    []profile.Line // the lines now in the person's profile

@@ -94,7 +94,7 @@ func (hookSessionStartCmd) Run(e *env) error {
 	if err != nil {
 		return nil
 	}
-	if prof, err := r.ProfileContext(e.ctx); err == nil && prof != "" {
+	if prof, err := r.Profiles().Context(e.ctx); err == nil && prof != "" {
 		line = prof + "\n\n" + line
 	}
 	e.stdout.Write(hooks.ContextJSON("SessionStart", line))

@@ -47,11 +47,11 @@ func (c profileShowCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	p, err := r.ProfileIn(e.ctx, c.scope())
+	p, err := r.Profiles().Read(e.ctx, c.scope())
 	if err != nil {
 		return err
 	}
-	file := r.ProfileFile(c.scope())
+	file := r.Profiles().File(c.scope())
 	if c.JSON {
 		return printJSON(e, map[string]any{"file": file, "scope": c.scope().String(), "size": p.Size(), "cap": c.Cap, "lines": nonNil(p.Lines)})
 	}
@@ -91,7 +91,7 @@ func (c profileAddCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ch, err := r.ProfileAdd(e.ctx, c.scope(), profile.Line{
+	ch, err := r.Profiles().Add(e.ctx, c.scope(), profile.Line{
 		Text: strings.Join(c.Line, " "), Said: c.Said, Importance: c.Importance,
 	}, c.Cap)
 	if err != nil {
@@ -110,7 +110,7 @@ func (c profileAddCmd) Run(e *env) error {
 	for _, d := range ch.Demoted {
 		fmt.Fprintf(e.stdout, "demoted to memory %s: %s (%s)\n", d.Slug, d.Text, d.Meta())
 	}
-	fmt.Fprintf(e.stdout, "profile: %d/%d characters in %s\n", ch.Size, ch.Cap, r.ProfileFile(c.scope()))
+	fmt.Fprintf(e.stdout, "profile: %d/%d characters in %s\n", ch.Size, ch.Cap, r.Profiles().File(c.scope()))
 	teamNote(e, r, c.scope())
 	return nil
 }
@@ -131,12 +131,12 @@ func teamNote(e *env, r *mem.Repo, scope mem.ProfileScope) {
 	if scope == mem.TeamProfile {
 		return
 	}
-	team, err := r.ProfileIn(e.ctx, mem.TeamProfile)
+	team, err := r.Profiles().Read(e.ctx, mem.TeamProfile)
 	if err != nil || len(team.Entries()) == 0 {
 		return
 	}
 	fmt.Fprintf(e.stderr, "mem: note: %s holds a profile of %d lines that every teammate's agent reads; if they are yours, `mem profile migrate` moves them into your personal profile\n",
-		r.ProfileFile(mem.TeamProfile), len(team.Entries()))
+		r.Profiles().File(mem.TeamProfile), len(team.Entries()))
 }
 
 type profileRmCmd struct {
@@ -149,7 +149,7 @@ func (c profileRmCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ch, err := r.ProfileRemove(e.ctx, c.scope(), strings.Join(c.Which, " "))
+	ch, err := r.Profiles().Remove(e.ctx, c.scope(), strings.Join(c.Which, " "))
 	if err != nil {
 		return withHint(err, "`mem profile show` numbers the lines")
 	}
@@ -167,7 +167,7 @@ func (c profileMigrateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	m, err := r.ProfileMigrate(e.ctx, c.Cap)
+	m, err := r.Profiles().Migrate(e.ctx, c.Cap)
 	if err != nil {
 		return err
 	}

@@ -84,19 +84,19 @@ func (s *Server) budget(w http.ResponseWriter, r *http.Request) {
 	// store keeps one.
 	var profiles []string
 	for _, scope := range []mem.ProfileScope{mem.PersonalProfile, mem.TeamProfile} {
-		prof, err := repo.ProfileIn(r.Context(), scope)
+		prof, err := repo.Profiles().Read(r.Context(), scope)
 		if err != nil {
 			p.ProfileErr = err.Error()
 			continue
 		}
 		if scope == mem.PersonalProfile || len(prof.Entries()) > 0 {
-			profiles = append(profiles, repo.ProfileFile(scope))
+			profiles = append(profiles, repo.Profiles().File(scope))
 		}
 		p.ProfileSize += prof.Size()
 		p.ProfileLines += len(prof.Entries())
 	}
 	p.ProfileFile = strings.Join(profiles, " + ")
-	if text, err := repo.ProfileContext(r.Context()); err != nil {
+	if text, err := repo.Profiles().Context(r.Context()); err != nil {
 		p.ProfileErr = err.Error()
 	} else {
 		p.ProfileTokens = tokens(len(text))
