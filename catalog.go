@@ -21,9 +21,17 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// Catalogs returns the absolute paths of every catalog (MEMORY.md) in the
+// Catalogs are the store's catalogs (MEMORY.md) and the subagents' that
+// Claude Code loads beside them.
+type Catalogs struct{ r *Repo }
+
+// Catalogs is the facade's noun for the catalogs.
+func (r *Repo) Catalogs() Catalogs { return Catalogs{r} }
+
+// All returns the absolute paths of every catalog (MEMORY.md) in the
 // store.
-func (r *Repo) Catalogs(ctx context.Context) ([]string, error) {
+func (cs Catalogs) All(ctx context.Context) ([]string, error) {
+	r := cs.r
 	files, err := r.files.Walk()
 	if err != nil {
 		return nil, err
@@ -37,12 +45,13 @@ func (r *Repo) Catalogs(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// AgentCatalogs returns the catalogs (MEMORY.md) that Claude Code loads into
+// Agents returns the catalogs (MEMORY.md) that Claude Code loads into
 // subagents' prompts and the store does not hold: those of the subagents
 // whose definitions keep their memory in the local or user scope, where
-// they exist (a project-scope subagent's is in the store, among Catalogs).
+// they exist (a project-scope subagent's is in the store, among All).
 // Definitions that do not parse are in bad.
-func (r *Repo) AgentCatalogs(ctx context.Context) (files []string, bad []error) {
+func (cs Catalogs) Agents(ctx context.Context) (files []string, bad []error) {
+	r := cs.r
 	defs, bad := agents.Of(r.Place)
 	for _, a := range defs {
 		if a.Memory == agents.ScopeProject {
@@ -60,11 +69,12 @@ func (r *Repo) AgentCatalogs(ctx context.Context) (files []string, bad []error) 
 	return files, bad
 }
 
-// GenerateCatalog returns the catalog at rel (store-relative) as
+// Generate returns the catalog at rel (store-relative) as
 // catalog.Generate writes it from the store's current memories. current is
 // the file as it is; extra is another version of it (the other side of a
 // merge), whose notes and links are kept too.
-func (r *Repo) GenerateCatalog(ctx context.Context, rel string, current, extra []byte) ([]byte, error) {
+func (cs Catalogs) Generate(ctx context.Context, rel string, current, extra []byte) ([]byte, error) {
+	r := cs.r
 	entries, err := r.catalogEntries(ctx)
 	if err != nil {
 		return nil, err
@@ -72,18 +82,18 @@ func (r *Repo) GenerateCatalog(ctx context.Context, rel string, current, extra [
 	return catalog.Generate(rel, entries, current, extra), nil
 }
 
-// SkipUpToDate is FixCatalog's Written.Skipped when the catalog is already
+// SkipUpToDate is Catalogs.Fix's Written.Skipped when the catalog is already
 // what it would write.
 const SkipUpToDate = "already up to date"
 
-// FixedCatalog is what FixCatalog did: the catalog's write, and the
+// FixedCatalog is what Catalogs.Fix did: the catalog's write, and the
 // memories it made of the catalog's own notes (slugs), when it moved them.
 type FixedCatalog struct {
 	Written
 	Moved []string
 }
 
-// FixCatalog regenerates the catalog at rel (store-relative) and commits it.
+// Fix regenerates the catalog at rel (store-relative) and commits it.
 //
 // Notes of the catalog's own (lines that link to no memory) are kept as
 // they are while everything fits. When keeping them would cut the listing
@@ -91,7 +101,8 @@ type FixedCatalog struct {
 // catalog's directory, and the catalog lists it: the notes move, whole,
 // and nothing is lost, in one commit with the regenerated catalog. A
 // catalog that would still not load whole is refused and nothing written.
-func (r *Repo) FixCatalog(ctx context.Context, rel string) (FixedCatalog, error) {
+func (cs Catalogs) Fix(ctx context.Context, rel string) (FixedCatalog, error) {
+	r := cs.r
 	unlock, err := r.lock(ctx)
 	if err != nil {
 		return FixedCatalog{}, err
@@ -335,11 +346,12 @@ func (r *Repo) generatedCatalog(rel string) bool {
 	return err == nil && catalog.Generated(data)
 }
 
-// CatalogBehind says how the hand-written catalog at abs lags the store:
+// Behind says how the hand-written catalog at abs lags the store:
 // the memories it links that are superseded, forgotten or gone, each as
 // "slug (superseded by X)" and so on. A catalog mem generated is kept
 // current by every write and gives nothing.
-func (r *Repo) CatalogBehind(ctx context.Context, abs string) ([]string, error) {
+func (cs Catalogs) Behind(ctx context.Context, abs string) ([]string, error) {
+	r := cs.r
 	data, err := os.ReadFile(abs)
 	if err != nil || catalog.Generated(data) {
 		return nil, err

@@ -306,7 +306,7 @@ func (r *Repo) Health(ctx context.Context) (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "mem: %d memories in %s; relevant ones arrive with each prompt, and `mem search <topic>` looks up more.", memories, r.Place.Rel(r.Place.Store))
-	catalogs, err := r.Catalogs(ctx)
+	catalogs, err := r.Catalogs().All(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -28,12 +28,12 @@ func (c budgetCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if files, err = r.Catalogs(e.ctx); err != nil {
+		if files, err = r.Catalogs().All(e.ctx); err != nil {
 			return err
 		}
 		// Subagents' MEMORY.md in the local and user scopes meet the same
 		// cliff when Claude Code loads them into the subagent's prompt.
-		more, bad := r.AgentCatalogs(e.ctx)
+		more, bad := r.Catalogs().Agents(e.ctx)
 		for _, err := range bad {
 			fmt.Fprintf(e.stderr, "mem: warning: a subagent definition was not read: %v\n", err)
 		}
@@ -157,7 +157,7 @@ func (c budgetCmd) fix(e *env) error {
 		if err != nil {
 			return err
 		}
-		data, err := r.GenerateCatalog(e.ctx, rel, a, b)
+		data, err := r.Catalogs().Generate(e.ctx, rel, a, b)
 		if err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func (c budgetCmd) fix(e *env) error {
 	}
 	files := c.Files
 	if len(files) == 0 {
-		if files, err = r.Catalogs(e.ctx); err != nil {
+		if files, err = r.Catalogs().All(e.ctx); err != nil {
 			return err
 		}
 		if len(files) == 0 {
@@ -177,7 +177,7 @@ func (c budgetCmd) fix(e *env) error {
 		if err != nil {
 			return err
 		}
-		w, err := r.FixCatalog(e.ctx, rel)
+		w, err := r.Catalogs().Fix(e.ctx, rel)
 		if err != nil {
 			return err
 		}

@@ -152,7 +152,7 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 			Message: fmt.Sprintf("a write is not committed yet: %s (%s, written %s)", p.Subject, strings.Join(p.Paths, ", "), p.Time.Local().Format(time.DateTime)),
 			Fix:     "the next mem write commits it, once git can commit (no merge or rebase in progress, no index.lock held, git on PATH)"})
 	}
-	files, err := r.Catalogs(e.ctx)
+	files, err := r.Catalogs().All(e.ctx)
 	if err != nil {
 		return append(ps, install.Problem{Check: "store", Message: err.Error()})
 	}
@@ -162,7 +162,7 @@ func storeProblems(e *env, r *mem.Repo) []install.Problem {
 			ps = append(ps, install.Problem{Check: "budget", Message: err.Error()})
 			continue
 		}
-		if behind, err := r.CatalogBehind(e.ctx, f); err == nil && len(behind) > 0 {
+		if behind, err := r.Catalogs().Behind(e.ctx, f); err == nil && len(behind) > 0 {
 			ps = append(ps, install.Problem{Check: "budget",
 				Message: fmt.Sprintf("%s is behind the store: it lists %s", e.shown(f), strings.Join(behind, ", ")),
 				Fix:     "edit it, or run `mem budget --fix` to have mem generate it and keep it current"})

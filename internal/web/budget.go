@@ -47,7 +47,7 @@ func tokens(bytes int) int { return (bytes + 3) / 4 }
 func (s *Server) budget(w http.ResponseWriter, r *http.Request) {
 	repo := s.o.Repo
 	p := budgetPage{MaxLines: mdparse.CatalogMaxLines, MaxBytes: mdparse.CatalogMaxBytes, Cap: profileCap()}
-	files, err := repo.Catalogs(r.Context())
+	files, err := repo.Catalogs().All(r.Context())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
