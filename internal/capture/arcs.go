@@ -165,7 +165,9 @@ func isQuestion(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), 
 //  4. A hypothesis ("I suspect", "not proven", "i bet"; "might", "probably"
 //     only about a cause) not overturned is confirmed by a later line that
 //     says so ("found it", "the cause was", "confirmed") and shares two
-//     terms with it, else it stays unconfirmed.
+//     terms with it, or by a line of the same speaker that, after a tool
+//     ran, says what was guessed as found (settles); else it stays
+//     unconfirmed.
 //
 // Arcs are sorted by their statement's line; a statement has one arc.
 func FindArcs(lines []Line) []Arc {
@@ -244,12 +246,15 @@ func FindArcs(lines []Line) []Arc {
 		about, _ := cueText(l.Text, hedgeSentence{})
 		ht := termSet(about)
 		a := Arc{Kind: Unconfirmed, Line: l.N}
+		looked := false // a tool ran since the guess
 		for k := i + 1; k < len(lines); k++ {
 			lk := lines[k]
 			if lk.Role != RoleAssistant && lk.Role != RoleUser {
+				looked = true
 				continue
 			}
-			if confirmCue.MatchString(lk.Text) && overlap(ht, terms[k]) >= 2 {
+			if confirmCue.MatchString(lk.Text) && overlap(ht, terms[k]) >= 2 ||
+				looked && lk.Role == l.Role && settles(about, lk.Text) {
 				a = Arc{Kind: Confirmed, Line: l.N, By: lk.N}
 				break
 			}
@@ -263,6 +268,29 @@ func FindArcs(lines []Line) []Arc {
 		}
 	}
 	return out
+}
+
+// settles reports whether later says as found what the hypothesis
+// sentences guess guessed: one of its sentences, neither hedged nor a
+// question, holds at least three of a guess's terms and half of the fewer
+// terms of the two, and denies only where the guess did. FindArcs asks it
+// only after a tool ran ("I suspect the fields are KiB" … a check … "so
+// the fields are KiB"): the session looked, and its speaker said what it
+// found in the guess's own words.
+func settles(guess, later string) bool {
+	for _, g := range sentences(guess) {
+		gt := termSet(g)
+		for _, x := range sentences(later) {
+			if hedged(x) || isQuestion(x) || denies(x) && !denies(g) {
+				continue
+			}
+			xt := termSet(x)
+			if n := overlap(gt, xt); n >= 3 && 2*n >= min(len(gt), len(xt)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hedged reports whether s states a hypothesis: a strong hedge, or a weak

@@ -49,6 +49,45 @@ func TestFindArcs(t *testing.T) {
 			want: "overturned L2 by L4 (the developer rejected it)",
 		},
 		{
+			name: "a guess checked and then said as found",
+			lines: []string{
+				"user: the quota report flags every fileset",
+				"assistant: Dividing by 1024 cubed leaves every number 1024 times too small, so I suspect the report's block fields are KiB, not bytes.",
+				"tool: Bash mmlsquota -j chem --block-size auto",
+				"out: chem FILESET 4.54T 5T",
+				"assistant: mmlsquota agrees: the report's block fields are KiB.",
+			},
+			want: "confirmed L2 by L5",
+		},
+		{
+			name: "a guess said again before anything was checked",
+			lines: []string{
+				"assistant: I suspect the report's block fields are KiB, not bytes.",
+				"assistant: So the report's block fields are KiB; I'll change the divisor.",
+			},
+			want: "unconfirmed L1",
+		},
+		{
+			name: "a guess checked and then denied",
+			lines: []string{
+				"assistant: I suspect the report's block fields are KiB.",
+				"tool: Bash mmlsquota -j chem --block-size auto",
+				"out: chem FILESET 4.54G 5T",
+				"assistant: The report's block fields are not KiB after all.",
+			},
+			want: "unconfirmed L1",
+		},
+		{
+			name: "an assistant's guess the developer says again",
+			lines: []string{
+				"assistant: I suspect the report's block fields are KiB, not bytes.",
+				"tool: Bash mmlsquota -j chem --block-size auto",
+				"out: chem FILESET 4.54T 5T",
+				"user: ok so the report's block fields are KiB then",
+			},
+			want: "unconfirmed L1",
+		},
+		{
 			name: "still failing after the fix",
 			lines: []string{
 				"assistant: Raising the pool size should fix the timeouts.",

@@ -95,8 +95,27 @@ func measureMarks(t *testing.T, dir string, labels map[string]struct{ Arcs []arc
 				t.Errorf("%s: the label at line %d (by %d) names a line the digest does not show", name, l.Line, l.By)
 			}
 		}
+		// by reports whether a mark's By line is the label's: the same line,
+		// or, where the label names the tool output that settled the
+		// statement, the first line spoken after it, which says so.
+		by := func(mark int, label int) bool {
+			if at[mark] == label {
+				return true
+			}
+			for i, l := range s.Lines {
+				if at[l.N] != label || l.Role == RoleUser || l.Role == RoleAssistant {
+					continue
+				}
+				for _, next := range s.Lines[i+1:] {
+					if next.Role == RoleUser || next.Role == RoleAssistant {
+						return next.N == mark
+					}
+				}
+			}
+			return false
+		}
 		matches := func(a Arc, l arcLabel) bool {
-			return l.Kind == a.Kind && l.Line == at[a.Line] && (a.Kind == Unconfirmed || l.By == at[a.By])
+			return l.Kind == a.Kind && l.Line == at[a.Line] && (a.Kind == Unconfirmed || by(a.By, l.By))
 		}
 		for _, a := range s.Arcs {
 			c := counts[a.Kind]
@@ -171,13 +190,10 @@ func readArcLabels(t *testing.T, path string) map[string]struct{ Arcs []arcLabel
 
 // TestMarksOnDevSessions measures FindArcs' marks against the arcs labelled
 // in the dev sessions (testdata/dev-arcs.json, lines of
-// ../shared/eval/capture/d0N.jsonl), per kind; go test -v logs the table.
-// The guard drops a proposal on a kind of mark (trustedMarks) only where
-// marks of that kind are measured precise here: the test holds that, and
-// floors on the figures.
+// ../shared/eval/capture/d0N.jsonl), per kind, and holds floors on them;
+// go test -v logs the table.
 func TestMarksOnDevSessions(t *testing.T) {
-	dir := shareddata.Need(t, "eval", "capture")
-	counts := measureMarks(t, dir, readArcLabels(t, filepath.Join("testdata", "dev-arcs.json")))
+	counts := measureMarks(t, shareddata.Need(t, "eval", "capture"), readArcLabels(t, filepath.Join("testdata", "dev-arcs.json")))
 	t.Logf("FindArcs on the dev sessions:\n%s", markTable(counts))
 	floors := map[string]struct{ precision, recall float64 }{
 		Overturned:  {1, 2.0 / 3},
@@ -193,6 +209,30 @@ func TestMarksOnDevSessions(t *testing.T) {
 			t.Errorf("%s marks on %d lines that state a decision", k, c.onStated)
 		}
 	}
+}
+
+// longDir holds the long sessions (testdata/long), their arcs labelled in
+// labels.json.
+var longDir = filepath.Join("testdata", "long")
+
+// TestMarksOnLongSessions measures the marks on the long sessions, for the
+// record, with no floor: capture's prompt and guard were not tuned on
+// them, and of FindArcs only settles was chosen on one of them (s2's
+// confirmation said in the guess's own words, which no cue caught).
+func TestMarksOnLongSessions(t *testing.T) {
+	t.Logf("FindArcs on the long sessions:\n%s", markTable(measureMarks(t, longDir, readArcLabels(t, filepath.Join(longDir, "labels.json")))))
+}
+
+// TestTrustedMarks holds that the guard drops a proposal on a kind of mark
+// (trustedMarks) only where marks of that kind are measured precise, nine
+// in ten right at least, on every labelled session: the dev sessions and
+// the long ones together.
+func TestTrustedMarks(t *testing.T) {
+	counts := measureMarks(t, shareddata.Need(t, "eval", "capture"), readArcLabels(t, filepath.Join("testdata", "dev-arcs.json")))
+	for k, c := range measureMarks(t, longDir, readArcLabels(t, filepath.Join(longDir, "labels.json"))) {
+		counts[k].marks += c.marks
+		counts[k].right += c.right
+	}
 	for _, k := range []string{markKind(Arc{Kind: Overturned, How: howRejected}), markKind(Arc{Kind: Overturned, How: howRetracted}),
 		markKind(Arc{Kind: Overturned, How: howRunFailed}), Unconfirmed} {
 		c := counts[k]
@@ -203,17 +243,4 @@ func TestMarksOnDevSessions(t *testing.T) {
 			t.Errorf("the guard trusts %q marks: %v; measured %d right of %d", k, trustedMarks[k], c.right, c.marks)
 		}
 	}
-}
-
-// TestMarksOnLongSessions measures the marks on the long sessions capture
-// was not tuned on (testdata/long, their labels' "arcs"), for the record:
-// nothing here was fitted to them, so no floor either, only labels that
-// name lines the digest shows.
-func TestMarksOnLongSessions(t *testing.T) {
-	dir := filepath.Join("testdata", "long")
-	path := filepath.Join(dir, "labels.json")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("skipping: no long sessions at %s", dir)
-	}
-	t.Logf("FindArcs on the long sessions:\n%s", markTable(measureMarks(t, dir, readArcLabels(t, path))))
 }
