@@ -22,31 +22,33 @@ import (
 )
 
 // The capture evaluation: the real runner replays a real model's recorded
-// answers (a cassette, see ../shared/cassettes/README.md) to the exact
-// prompts mem capture sends, and what the pass writes is judged against the
-// labels of ../shared/eval/capture (the dev sessions, whole and in two
-// captures) or held to what a reading of them found (the unseen
-// transcripts). The cassettes are named by MEM_CAPTURE_CASSETTE,
-// MEM_CAPTURE_INCREMENTAL_CASSETTE and MEM_CAPTURE_UNSEEN_CASSETTE, else
-// looked for at ../shared/cassettes/capture-v2/, capture-incremental-v1/ and
-// capture-v1-unseen/; without one the test skips and says why. The dev
-// prompts list the store's memories nearest the session, so a change of
-// ranking changes them too: capture-v1 was recorded before the ranking of
-// issue 17, capture-v2 after it. A prompt the cassette does not hold fails the
-// test: the prompt changed since the recording, and new answers must be
-// recorded (the replay exits 3).
+// answers (a cassette of {"sha256", "answer"} lines) to the exact prompts
+// mem capture sends, and what the pass writes is judged against the labels
+// of ../shared/eval/capture (the dev sessions, whole and in two captures)
+// and of internal/capture/testdata/long (capture_long_test.go), or held to
+// what a reading of them found (the unseen transcripts). The answers to
+// today's dev and long prompts are committed (internal/capture/testdata,
+// whose README says how they were recorded); MEM_CAPTURE_CASSETTE,
+// MEM_CAPTURE_INCREMENTAL_CASSETTE and MEM_CAPTURE_UNSEEN_CASSETTE name
+// others. The unseen transcripts are other people's sessions, so answers
+// about them are not committed: without a cassette named, that test and
+// the incremental one skip and say why. The dev prompts list the store's
+// memories nearest the session, so a change of ranking changes them too. A
+// prompt the cassette does not hold fails the test: the prompt changed
+// since the recording, and new answers must be recorded (the replay exits
+// 3).
 //
-// The floors are what the method reached with the answers recorded for
-// capture-v1 (notes/capture.md has the tables): on the dev sessions every
-// labelled truth captured, no refuted or unconfirmed belief stored as true,
-// no repeat of what the store holds, no secret, one commit a capture with
-// its session in a trailer; on the unseen ones, something kept from every
-// session, no secret, and nothing refused (all sixteen proposals were sound
-// on reading; the guard once refused one of them).
+// The floors: on the dev sessions every labelled truth captured, no
+// refuted or unconfirmed belief stored as true, no repeat of what the
+// store holds, no secret, one commit a capture with its session in a
+// trailer; on the unseen ones, something kept from every session, no
+// secret, and nothing refused (every proposal in the recorded answers was
+// sound on reading).
 
-// captureCassette is the cassette named by env, else the one at
-// ../shared/cassettes/NAME/cassette.jsonl, else the test skips.
-func captureCassette(t *testing.T, env, name string) string {
+// captureCassette is the cassette named by env, else the committed one at
+// path (internal/capture/testdata, answers to today's prompts), else the
+// test skips.
+func captureCassette(t *testing.T, env, path string) string {
 	t.Helper()
 	if p := os.Getenv(env); p != "" {
 		if _, err := os.Stat(p); err != nil {
@@ -54,11 +56,17 @@ func captureCassette(t *testing.T, env, name string) string {
 		}
 		return p
 	}
-	p := shareddata.Path("cassettes", name, "cassette.jsonl")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("skipping: no recorded answers to capture's prompts: set %s to a cassette, or put one at %s (../shared/cassettes/README.md says how they are recorded)", env, p)
+	if path == "" {
+		t.Skipf("skipping: prompt not recorded: no committed answers to these prompts; set %s to a cassette (internal/capture/testdata/README.md says how they are recorded)", env)
 	}
-	return p
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("skipping: prompt not recorded: no answers at %s; set %s to a cassette (internal/capture/testdata/README.md says how they are recorded)", path, env)
+	}
+	abs, err := filepath.Abs(path) // the replay runs in the test's repository
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
 }
 
 // replayRunner is the real model runner with the cassette's replay as its
@@ -116,11 +124,16 @@ type claimLabel struct {
 // word or the start of one ("dynamic" in "dynamically").
 func mentions(text, kw string) bool { return len(keywordAt(text, kw)) > 0 }
 
+// powers writes a superscript power as Python does ("1024²" is "1024**2"),
+// so that a keyword finds the number however the memory writes it.
+var powers = strings.NewReplacer("²", "**2", "³", "**3")
+
 // keywordAt is where in text the keyword starts: a word or the start of one,
 // case-insensitively; a lower-case word also by its stem, so that "noise"
 // finds "noisy" (a name, "Redis", only as written: its stem "redi" would
 // find "redirect").
 func keywordAt(text, kw string) [][]int {
+	text, kw = powers.Replace(text), powers.Replace(kw)
 	pat := regexp.QuoteMeta(kw)
 	if regexp.MustCompile(`^[a-z]+$`).MatchString(kw) {
 		if st := search.Tokens(kw); len(st) == 1 && len(st[0]) < len(kw) && strings.HasPrefix(kw, st[0]) {
@@ -130,8 +143,9 @@ func keywordAt(text, kw string) [][]int {
 	return regexp.MustCompile(`(?i)(^|[^a-z0-9_])`+pat).FindAllStringIndex(text, -1)
 }
 
-// denial finds a sentence that keeps a refuted belief only as a negative.
-var denial = regexp.MustCompile(`(?i)\b(not|never|no|isn'?t|wasn'?t|aren'?t|weren'?t|doesn'?t|didn'?t|can'?t|cannot|rather than|instead of|ruled out|unconfirmed|not confirmed|suspect\w*|unproven)\b|n't\b`)
+// denial finds a sentence that keeps a refuted belief only as a negative,
+// or as what was true before a change ("moved from Python 3.9 to 3.11").
+var denial = regexp.MustCompile(`(?i)\b(moved from|changed from|no longer|used to|obsolete|not|never|no|isn'?t|wasn'?t|aren'?t|weren'?t|doesn'?t|didn'?t|can'?t|cannot|rather than|instead of|ruled out|unconfirmed|not confirmed|suspect\w*|unproven)\b|n't\b`)
 
 var sentenceEnd = regexp.MustCompile(`[.!?;:]\s+|\n+|\s-\s`)
 
@@ -251,7 +265,7 @@ func devSessions(t *testing.T) (dir, store string, labels captureLabels) {
 }
 
 func TestCaptureDevSessions(t *testing.T) {
-	cassette := captureCassette(t, "MEM_CAPTURE_CASSETTE", "capture-v2")
+	cassette := captureCassette(t, "MEM_CAPTURE_CASSETTE", filepath.Join("internal", "capture", "testdata", "dev-cassette.jsonl"))
 	dir, storeSrc, labels := devSessions(t)
 	runner := replayRunner(t, cassette)
 	var table []string
@@ -277,24 +291,33 @@ func TestCaptureDevSessions(t *testing.T) {
 // no longer held).
 func judgeSession(t *testing.T, r *mem.Repo, lab sessionLabels, written []mem.Written, texts []string) (truths, wrong, dups int) {
 	t.Helper()
-	all := strings.Join(texts, "\n")
 	for _, c := range lab.MustCapture {
-		ok := false
-		for _, txt := range texts {
-			n := 0
-			for _, k := range c.Keywords {
-				if mentions(txt, k) {
-					n++
-				}
-			}
-			ok = ok || n == len(c.Keywords)
-		}
-		if ok {
+		if holdsClaim(texts, c) {
 			truths++
 		} else {
 			t.Errorf("truth not captured: %s", c.Claim)
 		}
 	}
+	wrong, dups = judgeWrong(t, r, lab, written, texts)
+	return truths, wrong, dups
+}
+
+// holdsClaim reports whether one of texts mentions every keyword of c.
+func holdsClaim(texts []string, c claimLabel) bool {
+	for _, txt := range texts {
+		if !slices.ContainsFunc(c.Keywords, func(k string) bool { return !mentions(txt, k) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeWrong counts, with an error for each, the refuted or unconfirmed
+// beliefs the written memories state as true and the memories that repeat
+// one the store held.
+func judgeWrong(t *testing.T, r *mem.Repo, lab sessionLabels, written []mem.Written, texts []string) (wrong, dups int) {
+	t.Helper()
+	all := strings.Join(texts, "\n")
 	for _, c := range lab.MustNotCapture {
 		if s := asserts(all, c); s != "" {
 			wrong++
@@ -330,7 +353,7 @@ func judgeSession(t *testing.T, r *mem.Repo, lab sessionLabels, written []mem.Wr
 		}
 		t.Logf("kept %s; the nearest memory the store held: %s", w.Slug, near)
 	}
-	return truths, wrong, dups
+	return wrong, dups
 }
 
 // superseded reports whether a search result is a superseded memory.
@@ -350,7 +373,7 @@ func superseded(x search.Result) bool {
 // rather than writing it again. What is current at the end is judged as a
 // whole capture is.
 func TestCaptureIncremental(t *testing.T) {
-	cassette := captureCassette(t, "MEM_CAPTURE_INCREMENTAL_CASSETTE", "capture-incremental-v1")
+	cassette := captureCassette(t, "MEM_CAPTURE_INCREMENTAL_CASSETTE", "")
 	dir, storeSrc, labels := devSessions(t)
 	runner := replayRunner(t, cassette)
 	var table []string
@@ -432,7 +455,7 @@ var UnseenTranscripts = []string{
 }
 
 func TestCaptureUnseenTranscripts(t *testing.T) {
-	cassette := captureCassette(t, "MEM_CAPTURE_UNSEEN_CASSETTE", "capture-v1-unseen")
+	cassette := captureCassette(t, "MEM_CAPTURE_UNSEEN_CASSETTE", "")
 	runner := replayRunner(t, cassette)
 	var table []string
 	var total outcome
