@@ -2,7 +2,9 @@
 # Retrieval figures through the product's whole path: each store copied into a
 # fresh git repository at .claude/agent-memory, measured with `mem eval`, then
 # enriched from the recorded cassette (a model's recorded answers to
-# `mem enrich`) and measured again. Prints one table; keeps nothing unless KEEP=1.
+# `mem enrich`) and measured again, and, for a store of ours whose curate
+# prompts have recorded answers (curator/testdata), curated and measured a
+# third time. Prints one table; keeps nothing unless KEEP=1.
 #
 #   bash bench/retrieval.sh              # the dev battery, our own prompts for its store
 #                                        # (written apart from it), the four real stores and
@@ -45,7 +47,7 @@ figures() {
     python3 -c 'import json,sys; r=json.load(sys.stdin); print("%.2f %.2f %.2f %.2f %+d" % (r["hit_at_1"], r["hit_at_2"], r["silence"], r["precision"], r["score"]))'
 }
 
-printf '%-22s %-30s %-30s\n' store "plain: h@1 h@2 sil prec score" "enriched: h@1 h@2 sil prec score"
+printf '%-22s %-30s %-30s %s\n' store "plain: h@1 h@2 sil prec score" "enriched: h@1 h@2 sil prec score" "curated (where recorded)"
 for s in "${stores[@]}"; do
   IFS='|' read -r name src battery <<<"$s"
   repo=$TMP/${name%% *}
@@ -63,5 +65,14 @@ for s in "${stores[@]}"; do
   (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$CASSETTE" \
     "$MEM" enrich >"$repo.enrich.log" 2>&1) || { echo "bench: mem enrich failed on $name (a replay that exits 3 means the cassette was recorded for another enrich prompt):" >&2; tail -3 "$repo.enrich.log" >&2; exit 1; }
   enriched=$(figures "$repo" "$battery" "$labels")
-  printf '%-22s %-30s %-30s\n' "$name" "$plain" "$enriched"
+  # A store of our own whose curate prompts have recorded answers is curated
+  # too (after enrich, as the sweep does) and measured a third time.
+  curated=
+  pairs=$ROOT/curator/testdata/${src#@}-pair-cassette.jsonl
+  if [[ $src == @* && -f $pairs ]]; then
+    (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$pairs:${pairs%-pair-cassette.jsonl}-merge-cassette.jsonl" \
+      "$MEM" curate >"$repo.curate.log" 2>&1) || { echo "bench: mem curate failed on $name:" >&2; tail -3 "$repo.curate.log" >&2; exit 1; }
+    curated=$(figures "$repo" "$battery" "$labels")
+  fi
+  printf '%-22s %-30s %-30s %s\n' "$name" "$plain" "$enriched" "$curated"
 done

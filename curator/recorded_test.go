@@ -62,6 +62,39 @@ func TestRecordedCuration(t *testing.T) {
 	judgeRecorded(t, "the dev store", mems, l, Options{Paths: codebase(t)}, []*modeltest.Cassette{shared, merges}, 21)
 }
 
+// quarry is the test store of another domain (internal/eval/testdata,
+// STORES.md): never tuned on, its labels beside it.
+var quarry = filepath.Join("..", "internal", "eval", "testdata", "quarry")
+
+// The answers to the prompts mem curate sends on quarry: every pair prompt
+// and then every merge prompt, recorded blind (testdata/README.md).
+var (
+	quarryPairs  = filepath.Join("testdata", "quarry-pair-cassette.jsonl")
+	quarryMerges = filepath.Join("testdata", "quarry-merge-cassette.jsonl")
+)
+
+// TestRecordedCurationTestStore runs the curator on the test store with a
+// real model's answers to every prompt it sends, judged as on the dev
+// store. Nothing of the curator was tuned on this store.
+func TestRecordedCurationTestStore(t *testing.T) {
+	mems, l := loadStore(t, filepath.Join(quarry, "store"), filepath.Join(quarry, "labels.json"))
+	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges), 4)
+}
+
+// loadCassettes loads each of paths.
+func loadCassettes(t *testing.T, paths ...string) []*modeltest.Cassette {
+	t.Helper()
+	var list []*modeltest.Cassette
+	for _, p := range paths {
+		c, err := modeltest.LoadCassette(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, c)
+	}
+	return list
+}
+
 // judgeRecorded runs the curator on mems with the cassettes' answers and
 // judges what it applies against the store's labels: every applied decision
 // a labelled duplicate or supersession, no false contradiction, every merge
