@@ -59,8 +59,7 @@
 // change how things are.
 //
 // Other classes name one kind of claim in different words, and two
-// memories of them may be decided as if of one class, with confidence >=
-// [MinCrossClassConfidence]:
+// memories of them may be decided as if of one class:
 //
 //   - rule, decision and preference all say what to do: a decision is a
 //     rule with its reason and date, a preference a rule one person asked
@@ -74,8 +73,10 @@
 // a procedure and a reference) a difference is how the store's look-alike
 // pairs differ: a fact that is the rule's exception ("docs-only PRs need
 // one approval"), the same rule for another codebase, an index and its
-// entry. Such a pair is applied only as a duplicate with full coverage: the
-// same claim restated in full, where keeping one loses nothing.
+// entry. Such a pair is applied only as a duplicate: the same claim
+// restated, in full, or merged so that keeping one loses nothing of the
+// other (a look-alike pair is a partial overlap, never a duplicate, to the
+// model that reads both).
 //
 // # Merges
 //

@@ -148,7 +148,7 @@ func TestRunMerges(t *testing.T) {
 			mergeAnswer(t, good), 1, "a duplicate, yet the merge finds"},
 		{"the merge drops a number", portOld, portNew, portVerdict, mergeAnswer(t, dropsNumber), 1, "coverage partial; the merge drops number 3.12"},
 		{"the merge is refused", portOld, portNew, portVerdict, `{}`, 1, `no merge: the merge has no "body"`},
-		{"another guard fails: no merge asked", portOld, portNew, func() Verdict { v := portVerdict; v.Confidence = 0.6; return v }(), mergeAnswer(t, good), 0, "confidence 0.60<0.75; coverage partial"},
+		{"another guard fails: no merge asked", portOld, portNew, func() Verdict { v := portVerdict; v.Confidence = 0.5; return v }(), mergeAnswer(t, good), 0, "confidence 0.50<0.60; coverage partial"},
 		{"rule and look-alike event: never merged", rule, event, lookAlike,
 			mergeAnswer(t, Merge{Body: string(event.M.Body) + string(rule.M.Body)}), 0, "class event≠rule"},
 	}

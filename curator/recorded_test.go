@@ -78,7 +78,24 @@ var (
 // store. Nothing of the curator was tuned on this store.
 func TestRecordedCurationTestStore(t *testing.T) {
 	mems, l := loadStore(t, filepath.Join(quarry, "store"), filepath.Join(quarry, "labels.json"))
-	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges), 4)
+	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges), 10)
+}
+
+// fernhill is the tuning store of another domain (internal/eval/testdata,
+// STORES.md), and the answers to the prompts mem curate sends on it.
+var (
+	fernhill       = filepath.Join("..", "internal", "eval", "testdata", "fernhill")
+	fernhillPairs  = filepath.Join("testdata", "fernhill-pair-cassette.jsonl")
+	fernhillMerges = filepath.Join("testdata", "fernhill-merge-cassette.jsonl")
+)
+
+// TestRecordedCurationTuningStore runs the curator on the tuning store of
+// another domain with a real model's answers to every prompt it sends,
+// judged as on the dev store. MinConfidence was fitted on it and the dev
+// store.
+func TestRecordedCurationTuningStore(t *testing.T) {
+	mems, l := loadStore(t, filepath.Join(fernhill, "store"), filepath.Join(fernhill, "labels.json"))
+	judgeRecorded(t, "the tuning store (fernhill)", mems, l, Options{}, loadCassettes(t, fernhillPairs, fernhillMerges), 12)
 }
 
 // loadCassettes loads each of paths.
