@@ -18,15 +18,26 @@ import (
 	"github.com/mem-dev/mem/internal/secrets"
 )
 
-// longDir holds the long sessions capture was not tuned on: s1-s3.jsonl,
-// the store they were captured into (store/), their labels (labels.json,
-// the dev labels' shape with "stale", the store memories each session
-// shows out of date, and "arcs", see internal/capture's marks test) and
-// the recorded answers to their prompts (cassette.jsonl, when recorded).
-var longDir = filepath.Join("internal", "capture", "testdata", "long")
+// longSets are the directories of long sessions capture was not tuned on,
+// internal/capture/testdata/long*: each holds sessions (sN.jsonl), the store
+// they are captured into (store/), their labels (labels.json, the dev
+// labels' shape with "stale", the store memories a session shows out of
+// date, and "arcs", see internal/capture's marks test) and the recorded
+// answers to their prompts (cassette.jsonl, when recorded).
+func longSets(t *testing.T) []string {
+	t.Helper()
+	sets, err := filepath.Glob(filepath.Join("internal", "capture", "testdata", "long*", "labels.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range sets {
+		sets[i] = filepath.Dir(l)
+	}
+	return sets
+}
 
 // LongCassetteEnv names a cassette of answers to the long sessions'
-// prompts in place of longDir's cassette.jsonl.
+// prompts in place of each set's cassette.jsonl.
 const LongCassetteEnv = "MEM_CAPTURE_LONG_CASSETTE"
 
 type longLabels struct {
@@ -61,29 +72,50 @@ func (p *promptsSeen) Ask(ctx context.Context, prompt string, out any) error {
 // superseded, and no secret in a prompt or a memory. A session whose prompt
 // the cassette does not hold is skipped: its prompt is not recorded.
 func TestCaptureLongSessions(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(longDir, "labels.json"))
-	if os.IsNotExist(err) {
-		t.Skipf("skipping: no long sessions at %s", longDir)
+	sets := longSets(t)
+	if len(sets) == 0 {
+		t.Skip("skipping: no long sessions under internal/capture/testdata")
 	}
+	var table []string
+	var total struct{ truths, labelled int }
+	defer func() {
+		t.Logf("capture on the long sessions:\n%s\ntruths kept %d of %d", strings.Join(table, "\n"), total.truths, total.labelled)
+	}()
+	for _, set := range sets {
+		t.Run(filepath.Base(set), func(t *testing.T) {
+			captureLongSet(t, set, &table, &total.truths, &total.labelled)
+		})
+	}
+	// The recorded answers (committed beside the sessions) propose 8 of the
+	// 9 truths of long/; capture kept every one proposed.
+	if floor := 8; total.truths < floor {
+		t.Errorf("kept %d truths of %d; the floor is %d", total.truths, total.labelled, floor)
+	}
+}
+
+// captureLongSet captures and judges each session of the set in dir,
+// adding a row to table and its truths to kept and labelled.
+func captureLongSet(t *testing.T, dir string, table *[]string, kept, labelled *int) {
+	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var labels map[string]longLabels
 	if err := json.Unmarshal(raw, &labels); err != nil {
-		t.Fatalf("%s: %v", filepath.Join(longDir, "labels.json"), err)
+		t.Fatalf("%s: %v", filepath.Join(dir, "labels.json"), err)
 	}
 	cassette := os.Getenv(LongCassetteEnv)
 	if cassette == "" {
-		cassette = filepath.Join(longDir, "cassette.jsonl")
+		cassette = filepath.Join(dir, "cassette.jsonl")
 	}
 	if _, err := os.Stat(cassette); err != nil {
-		t.Skipf("skipping: prompt not recorded: no answers to the long sessions' prompts at %s (set %s to a cassette of {\"sha256\",\"answer\"} lines, or commit one there)", cassette, LongCassetteEnv)
+		t.Skipf("skipping: prompt not recorded: no answers to the prompts of %s at %s (set %s to a cassette of {\"sha256\",\"answer\"} lines, or commit one there)", dir, cassette, LongCassetteEnv)
 	}
 	c, err := modeltest.LoadCassette(cassette)
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := filepath.Abs(filepath.Join(longDir, "store"))
+	store, err := filepath.Abs(filepath.Join(dir, "store"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,17 +124,12 @@ func TestCaptureLongSessions(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	var table []string
-	var total struct{ truths, labelled int }
-	defer func() {
-		t.Logf("capture on the long sessions, replayed from %s:\n%s\ntruths kept %d of %d", cassette, strings.Join(table, "\n"), total.truths, total.labelled)
-	}()
 	for _, name := range names {
 		lab := labels[name]
 		t.Run(name, func(t *testing.T) {
 			repo, r := evalRepo(t, store)
 			seen := &promptsSeen{Asker: c}
-			res, texts := captureOnce(t, repo, r, seen, filepath.Join(longDir, name))
+			res, texts := captureOnce(t, repo, r, seen, filepath.Join(dir, name))
 			for _, p := range seen.prompts {
 				if fs := secrets.Scan(p); len(fs) > 0 {
 					t.Errorf("the prompt shows the model %s", fs[0].Pattern)
@@ -139,17 +166,12 @@ func TestCaptureLongSessions(t *testing.T) {
 					t.Logf("truth the model did not propose: %s", c.Claim)
 				}
 			}
-			total.truths += truths
-			total.labelled += len(lab.MustCapture)
+			*kept += truths
+			*labelled += len(lab.MustCapture)
 			wrong, dups := judgeWrong(t, r, lab.sessionLabels, res.Written, texts)
-			table = append(table, fmt.Sprintf("%s  %v  truths %d/%d  refuted or unconfirmed stored %d/%d  stale superseded %d/%d  repeats of the store %d  masked %d",
-				name, outcomeOf(res), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), updated, len(lab.Stale), dups, res.Masked))
+			*table = append(*table, fmt.Sprintf("%s  %v  truths %d/%d  refuted or unconfirmed stored %d/%d  stale superseded %d/%d  repeats of the store %d  masked %d",
+				filepath.Join(filepath.Base(dir), name), outcomeOf(res), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), updated, len(lab.Stale), dups, res.Masked))
 		})
-	}
-	// The recorded answers (committed beside the sessions) propose 8 of the
-	// 9 truths; capture kept all 8.
-	if floor := 8; total.labelled > 0 && total.truths < floor {
-		t.Errorf("kept %d truths of %d; the floor is %d", total.truths, total.labelled, floor)
 	}
 }
 
