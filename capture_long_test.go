@@ -77,25 +77,32 @@ func TestCaptureLongSessions(t *testing.T) {
 		t.Skip("skipping: no long sessions under internal/capture/testdata")
 	}
 	var table []string
-	var total struct{ truths, labelled int }
+	var total struct{ truths, labelled, stored int }
 	defer func() {
-		t.Logf("capture on the long sessions:\n%s\ntruths kept %d of %d", strings.Join(table, "\n"), total.truths, total.labelled)
+		t.Logf("capture on the long sessions:\n%s\ntruths kept %d of %d; refuted or unconfirmed stored %d", strings.Join(table, "\n"), total.truths, total.labelled, total.stored)
 	}()
 	for _, set := range sets {
 		t.Run(filepath.Base(set), func(t *testing.T) {
-			captureLongSet(t, set, &table, &total.truths, &total.labelled)
+			captureLongSet(t, set, &table, &total.truths, &total.labelled, &total.stored)
 		})
 	}
-	// The recorded answers (committed beside the sessions) propose 8 of the
-	// 9 truths of long/; capture kept every one proposed.
-	if floor := 8; total.truths < floor {
+	// The recorded answers (committed beside the sessions) propose 16 of the
+	// 18 truths; capture kept every one proposed.
+	if floor := 16; total.truths < floor {
 		t.Errorf("kept %d truths of %d; the floor is %d", total.truths, total.labelled, floor)
+	}
+	// The judge finds one refuted belief stated as true, in long-newsroom: a
+	// sentence that quotes the purger's log line ("ignored event
+	// event=entry.update") in a memory that says the event filter was not
+	// the cause. Read, it is sound; any more is a regression.
+	if ceiling := 1; total.stored > ceiling {
+		t.Errorf("%d refuted or unconfirmed beliefs stored as true; the recorded answers store %d, read as sound", total.stored, ceiling)
 	}
 }
 
 // captureLongSet captures and judges each session of the set in dir,
 // adding a row to table and its truths to kept and labelled.
-func captureLongSet(t *testing.T, dir string, table *[]string, kept, labelled *int) {
+func captureLongSet(t *testing.T, dir string, table *[]string, kept, labelled, stored *int) {
 	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -169,6 +176,7 @@ func captureLongSet(t *testing.T, dir string, table *[]string, kept, labelled *i
 			*kept += truths
 			*labelled += len(lab.MustCapture)
 			wrong, dups := judgeWrong(t, r, lab.sessionLabels, res.Written, texts)
+			*stored += wrong
 			*table = append(*table, fmt.Sprintf("%s  %v  truths %d/%d  refuted or unconfirmed stored %d/%d  stale superseded %d/%d  repeats of the store %d  masked %d",
 				filepath.Join(filepath.Base(dir), name), outcomeOf(res), truths, len(lab.MustCapture), wrong, len(lab.MustNotCapture), updated, len(lab.Stale), dups, res.Masked))
 		})

@@ -38,7 +38,7 @@ import (
 // others: "it is not X" rests on the line that said X.
 //
 // A mark drops a proposal only where marks of its kind were measured
-// precise (trustedMarks). Where the model's answer rests on, or restates, a
+// precise (trustedMarks), and today none is: every mark is a note. Where the model's answer rests on, or restates, a
 // line whose mark is of another kind, or a proposal of what the developer
 // stated restates the assistant's summary of that statement (which a hedge
 // of the assistant's own can mark a hypothesis), the answer and the mark
@@ -48,26 +48,28 @@ const guardShared = 3
 
 // trustedMarks are the kinds of mark (markKind) the guard drops a proposal
 // on: those measured precise, at least nine in ten right, on the labelled
-// arcs of the dev sessions and the long ones together (TestTrustedMarks;
-// testdata/dev-arcs.json, testdata/long/labels.json):
+// arcs of the dev sessions and every long set together (TestTrustedMarks;
+// testdata/dev-arcs.json, testdata/long*/labels.json). None is, so a mark
+// is a note, never a veto: where the model's answer rests on a marked line
+// the proposal is kept and the commit says so (Mem-Note). Measured at
+// 2026-12-07:
 //
-//	kind                                   precision        recall (of its kind)
-//	                                       dev    long      dev    long
-//	overturned: the developer rejected it  2/2    0 marks   overturned 2/3, 0/8
+//	kind                                   precision
+//	                                       dev    long sets (4)
+//	overturned: the developer rejected it  2/2    1/4
 //	overturned: retracted                  0      0/1
 //	overturned: a later run failed         0      0
-//	unconfirmed                            1/1    4/4       1/1    4/8
-//	confirmed                              1/1    2/3       1/2    2/5
+//	unconfirmed                            1/1    6/10
+//	confirmed                              1/1    4/5
 //
-// Few marks, so a kind measured on none is not trusted: its marks are
-// notes, not vetoes. Confirmed marks drop nothing; they only lift the
-// guard from a hypothesis. Before settles, one of the long sessions'
-// unconfirmed marks was wrong (a guess the assistant then checked and
-// said again as found) and dropped a true memory: 5 of 6 is not precise.
-var trustedMarks = map[string]bool{
-	Overturned + ": " + howRejected: true,
-	Unconfirmed:                     true,
-}
+// A rejection is marked on the assistant's last claim, and the developer
+// often rejects an earlier one or the plan rather than the claim; a hedge
+// marks its whole line, a summary that also restates what held among it.
+// Confirmed marks drop nothing; they only lift the guard from a
+// hypothesis. Before settles, one long session's unconfirmed mark was a
+// guess the assistant then checked and said again as found, and it dropped
+// a true memory.
+var trustedMarks = map[string]bool{}
 
 // negation finds a sentence that denies: the polarity the guard compares.
 var negation = lazyregexp.New(`(?i)\b(not|no|never|none|nothing|neither|nor|without|isn'?t|wasn'?t|aren'?t|weren'?t|doesn'?t|didn'?t|don'?t|can'?t|cannot|couldn'?t|won'?t|ruled out|rather than|instead of|red herring|disproved|refuted|wrong)\b|n't\b`)

@@ -27,7 +27,24 @@ func guardInput(extra ...string) Input {
 	return Input{Session: &Session{Lines: lines, Arcs: FindArcs(lines)}}
 }
 
+// trusting makes the guard trust marks of the given kinds for one test, so
+// that the veto it applies to a kind measured precise is tested while none
+// is (trustedMarks).
+func trusting(t *testing.T, kinds ...string) {
+	saved := trustedMarks
+	trustedMarks = map[string]bool{}
+	for _, k := range kinds {
+		trustedMarks[k] = true
+	}
+	t.Cleanup(func() { trustedMarks = saved })
+}
+
+// rejectedAndGuesses are the kinds the guard trusted when each was measured
+// on the dev sessions alone.
+var rejectedAndGuesses = []string{Overturned + ": " + howRejected, Unconfirmed}
+
 func TestGuard(t *testing.T) {
+	trusting(t, rejectedAndGuesses...)
 	truth := Proposal{
 		Name: "Export filter must use the warehouse's local date", Class: "gotcha",
 		Description: "export_rows.day holds the warehouse's local date; comparing it with the UTC date empties the export after a DST change",
@@ -232,19 +249,25 @@ func TestGuardKeepsAgainstMarks(t *testing.T) {
 	)
 	first := Proposal{Name: "Refunds count in the month of the original charge", Class: "decision", Basis: BasisStated,
 		Body: "The refunds report counts refunds in the month of the original charge.", Lines: LineRefs{1}}
+	trusted := rejectedAndGuesses
 	tests := []struct {
-		name  string
-		lines []Line
-		p     Proposal
-		note  string // "" for dropped
+		name    string
+		lines   []Line
+		p       Proposal
+		trusted []string // the kinds of mark the guard trusts
+		note    string   // "" for dropped
 	}{
-		{"the developer's first lean, summarised and taken back", lean, first, ""},
-		{"the developer's decision, summarised with a hedge", summary, decision, "L3 is marked a hypothesis never confirmed: it says again the developer's L2"},
-		{"the same summary taken as shown", summary, assumed, ""},
-		{"a retracted claim, a mark not measured precise", retracted, token, "a mark of a kind not measured precise (overturned: retracted)"},
+		{"the developer's first lean, summarised and taken back", lean, first, trusted, ""},
+		{"the developer's decision, summarised with a hedge", summary, decision, trusted, "L3 is marked a hypothesis never confirmed: it says again the developer's L2"},
+		{"the same summary taken as shown", summary, assumed, trusted, ""},
+		{"a retracted claim, a mark not measured precise", retracted, token, trusted, "a mark of a kind not measured precise (overturned: retracted)"},
+		// As shipped: no kind measured precise, so every mark is a note.
+		{"the first lean, no mark trusted", lean, first, nil, "a mark of a kind not measured precise (overturned: the developer rejected it)"},
+		{"the summary taken as shown, no mark trusted", summary, assumed, nil, "a mark of a kind not measured precise (unconfirmed)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			trusting(t, tt.trusted...)
 			arcs := FindArcs(tt.lines)
 			keep, skipped := Check([]Proposal{tt.p}, Input{Session: &Session{Lines: tt.lines, Arcs: arcs}})
 			switch {
