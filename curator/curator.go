@@ -455,19 +455,29 @@ func (c *run) decide(keep, retire int, v Verdict, near bool) error {
 }
 
 // merge asks the model to fold retire's still-true details into keep
-// (MergePrompt) and checks its answer (checkMerge). An answer refused, or
-// a failed call, is a problem that sends the pair to review, not an end
-// of the run; only ctx ending is an error.
+// (MergePrompt) and checks its answer (checkMerge); an answer refused only
+// for details it dropped or added is asked for once more, with what was
+// wrong (MergeAgainPrompt). An answer refused, or a failed call, is a
+// problem that sends the pair to review, not an end of the run; only ctx
+// ending is an error.
 func (c *run) merge(keep, retire int, v Verdict) (body string, changed, problems []string, err error) {
-	var m Merge
-	if err := c.model.Ask(c.ctx, MergePrompt(c.mems[keep], c.mems[retire], v), &m); err != nil {
-		if ctxErr := c.ctx.Err(); ctxErr != nil {
-			return "", nil, nil, ctxErr
+	a, b := c.mems[keep], c.mems[retire]
+	prompt := MergePrompt(a, b, v)
+	for again := false; ; again = true {
+		var m Merge
+		if err := c.model.Ask(c.ctx, prompt, &m); err != nil {
+			if ctxErr := c.ctx.Err(); ctxErr != nil {
+				return "", nil, nil, ctxErr
+			}
+			return "", nil, append(problems, "no merge: "+text.Clip(err.Error(), 200)), nil
 		}
-		return "", nil, []string{"no merge: " + text.Clip(err.Error(), 200)}, nil
+		var details bool
+		problems, changed, details = checkMerge(c.fs[keep], c.fs[retire], a.M, v, m)
+		if !details || again {
+			return strings.TrimSpace(m.Body) + "\n", changed, problems, nil
+		}
+		prompt = MergeAgainPrompt(a, b, v, m, problems)
 	}
-	problems, changed = checkMerge(c.fs[keep], c.fs[retire], c.mems[keep].M, v, m)
-	return strings.TrimSpace(m.Body) + "\n", changed, problems, nil
 }
 
 func (c *run) review(a, b int, reason string, v *Verdict) {

@@ -92,8 +92,10 @@
 // "outdated" entry quotes it in the retired memory's words and its
 // replacement in the kept memory's; no detail is added that neither says;
 // nothing looks like a secret; a supersession has something outdated and a
-// duplicate nothing. Otherwise the pair goes to review with what the merge
-// dropped or added. A merge relies on the verdict that one memory replaces
+// duplicate nothing. A merge refused only for details it dropped or added
+// is asked for once more, with the first answer and what the check found
+// ([MergeAgainPrompt]); otherwise, or when the second answer is refused
+// too, the pair goes to review with what the merge dropped or added. A merge relies on the verdict that one memory replaces
 // the other; for a look-alike pair of one class taken for a supersession,
 // its merge finds nothing outdated, and the pair is queued.
 //

@@ -81,6 +81,26 @@ Rules:
 	return s.String()
 }
 
+// MergeAgainPrompt is MergePrompt once more, after a first answer that
+// checkMerge refused only for the details it dropped or added: it shows
+// that answer's body and what was wrong with it, and asks for the merge
+// again. A refusal for the relation (a duplicate that finds something
+// outdated, a supersession that finds nothing) is not asked again: it says
+// the verdict, not the writing, was wrong.
+func MergeAgainPrompt(keep, retire Memory, v Verdict, first Merge, problems []string) string {
+	var s strings.Builder
+	s.WriteString(MergePrompt(keep, retire, v))
+	fmt.Fprintf(&s, `
+A first answer was checked against both memories and refused: %s. Its body was:
+=== first answer ===
+%s
+=== end of first answer ===
+Write the merge again, by the same rules, so that it keeps every detail the check names as dropped (character
+for character) and adds none it names as added. Answer in the same JSON form.
+`, strings.Join(problems, "; "), strings.TrimSpace(first.Body))
+	return s.String()
+}
+
 func writeMerging(s *strings.Builder, which string, m Memory) {
 	fmt.Fprintf(s, "=== %s memory %q ===\n", which, m.Slug)
 	fmt.Fprintf(s, "name: %s\n", text.OneLine(m.M.Name))
@@ -103,12 +123,15 @@ func writeMerging(s *strings.Builder, which string, m Memory) {
 // look-alike pair taken for a supersession, both true at once, is then
 // caught by its merge, which finds nothing outdated. changed lists the
 // Outdated entries that quote both memories, as "old → new".
-func checkMerge(keep, retire *features, k *mdparse.Memory, v Verdict, merged Merge) (problems, changed []string) {
+// details is true when every problem is a detail dropped or added: what a
+// second answer may mend (MergeAgainPrompt).
+func checkMerge(keep, retire *features, k *mdparse.Memory, v Verdict, merged Merge) (problems, changed []string, details bool) {
+	details = true
 	switch replacing := slices.ContainsFunc(merged.Outdated, func(r Replaced) bool { return quotes(keep, retire, r) }); {
 	case v.Relation == RelDuplicate && len(merged.Outdated) > 0:
-		problems = append(problems, fmt.Sprintf("a duplicate, yet the merge finds %q outdated", text.Clip(merged.Outdated[0].Old, 60)))
+		problems, details = append(problems, fmt.Sprintf("a duplicate, yet the merge finds %q outdated", text.Clip(merged.Outdated[0].Old, 60))), false
 	case v.Relation == RelSupersedes && !replacing:
-		problems = append(problems, "the merge finds nothing outdated: both hold as they are, so neither supersedes the other")
+		problems, details = append(problems, "the merge finds nothing outdated: both hold as they are, so neither supersedes the other"), false
 	}
 	mf := featuresOf(&mdparse.Memory{Name: k.Name, Description: k.Description, Body: []byte(merged.Body)})
 	var missing, added []string
@@ -138,14 +161,14 @@ func checkMerge(keep, retire *features, k *mdparse.Memory, v Verdict, merged Mer
 		problems = append(problems, "the merge adds "+strings.Join(added, ", ")+", which neither memory says")
 	}
 	if err := secrets.Check("the merged body", merged.Body); err != nil {
-		problems = append(problems, err.Error())
+		problems, details = append(problems, err.Error()), false
 	}
 	for _, r := range merged.Outdated {
 		if quotes(keep, retire, r) {
 			changed = append(changed, text.OneLine(r.Old)+" → "+text.OneLine(r.New))
 		}
 	}
-	return problems, changed
+	return problems, changed, details && len(problems) > 0
 }
 
 // replaced reports whether an Outdated entry accounts for retire's detail d:

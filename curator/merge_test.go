@@ -61,7 +61,7 @@ func TestCheckMerge(t *testing.T) {
 	fk, fr := featuresOf(portNew.M), featuresOf(portOld.M)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			problems, changed := checkMerge(fk, fr, portNew.M, portVerdict, tc.merged)
+			problems, changed, _ := checkMerge(fk, fr, portNew.M, portVerdict, tc.merged)
 			got := strings.Join(problems, "; ")
 			if len(tc.problems) == 0 && got != "" {
 				t.Fatalf("problems %q, want none", got)
@@ -99,13 +99,18 @@ func TestMergeValidate(t *testing.T) {
 type pairThenMerge struct {
 	verdict Verdict
 	merge   string // the JSON answer
+	again   string // the answer when asked again (MergeAgainPrompt); merge when ""
 	merges  int
 }
 
 func (a *pairThenMerge) Ask(_ context.Context, prompt string, out any) error {
 	if strings.Contains(prompt, "=== kept memory ") {
 		a.merges++
-		return (&modeltest.Asker{Answer: a.merge}).Ask(context.Background(), prompt, out)
+		answer := a.merge
+		if a.again != "" && strings.Contains(prompt, "=== first answer ===") {
+			answer = a.again
+		}
+		return (&modeltest.Asker{Answer: answer}).Ask(context.Background(), prompt, out)
 	}
 	return modeltest.Decode(a.verdict, out)
 }
@@ -138,23 +143,25 @@ func TestRunMerges(t *testing.T) {
 		a, b   Memory
 		v      Verdict
 		merge  string
+		again  string // the answer when asked again; merge when ""
 		merges int    // merge prompts asked
 		review string // the review reason holds it; "" when applied
 	}{
-		{"merged", portOld, portNew, portVerdict, mergeAnswer(t, good), 1, ""},
+		{"merged", portOld, portNew, portVerdict, mergeAnswer(t, good), "", 1, ""},
 		{"a duplicate with partial coverage, merged", portOld, portNew, func() Verdict { v := portVerdict; v.Relation = RelDuplicate; return v }(),
-			mergeAnswer(t, Merge{Body: good.Body + " The Stripe CLI forwards to it with `stripe listen --forward-to localhost:8000/webhooks`."}), 1, ""},
+			mergeAnswer(t, Merge{Body: good.Body + " The Stripe CLI forwards to it with `stripe listen --forward-to localhost:8000/webhooks`."}), "", 1, ""},
 		{"a duplicate with something outdated", portOld, portNew, func() Verdict { v := portVerdict; v.Relation = RelDuplicate; return v }(),
-			mergeAnswer(t, good), 1, "a duplicate, yet the merge finds"},
-		{"the merge drops a number", portOld, portNew, portVerdict, mergeAnswer(t, dropsNumber), 1, "coverage partial; the merge drops number 3.12"},
-		{"the merge is refused", portOld, portNew, portVerdict, `{}`, 1, `no merge: the merge has no "body"`},
-		{"another guard fails: no merge asked", portOld, portNew, func() Verdict { v := portVerdict; v.Confidence = 0.5; return v }(), mergeAnswer(t, good), 0, "confidence 0.50<0.60; coverage partial"},
+			mergeAnswer(t, good), "", 1, "a duplicate, yet the merge finds"},
+		{"the merge drops a number, twice", portOld, portNew, portVerdict, mergeAnswer(t, dropsNumber), "", 2, "coverage partial; the merge drops number 3.12"},
+		{"the merge drops a number, then keeps it", portOld, portNew, portVerdict, mergeAnswer(t, dropsNumber), mergeAnswer(t, good), 2, ""},
+		{"the merge is refused", portOld, portNew, portVerdict, `{}`, "", 1, `no merge: the merge has no "body"`},
+		{"another guard fails: no merge asked", portOld, portNew, func() Verdict { v := portVerdict; v.Confidence = 0.5; return v }(), mergeAnswer(t, good), "", 0, "confidence 0.50<0.60; coverage partial"},
 		{"rule and look-alike event: never merged", rule, event, lookAlike,
-			mergeAnswer(t, Merge{Body: string(event.M.Body) + string(rule.M.Body)}), 0, "class event≠rule"},
+			mergeAnswer(t, Merge{Body: string(event.M.Body) + string(rule.M.Body)}), "", 0, "class event≠rule"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := &pairThenMerge{verdict: tc.v, merge: tc.merge}
+			a := &pairThenMerge{verdict: tc.v, merge: tc.merge, again: tc.again}
 			r, err := Run(context.Background(), []Memory{tc.a, tc.b}, Options{Model: a})
 			if err != nil {
 				t.Fatal(err)

@@ -78,7 +78,7 @@ var (
 // store. Nothing of the curator was tuned on this store.
 func TestRecordedCurationTestStore(t *testing.T) {
 	mems, l := loadStore(t, filepath.Join(quarry, "store"), filepath.Join(quarry, "labels.json"))
-	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges), 10)
+	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges), 12)
 }
 
 // fernhill is the tuning store of another domain (internal/eval/testdata,
@@ -95,7 +95,7 @@ var (
 // store.
 func TestRecordedCurationTuningStore(t *testing.T) {
 	mems, l := loadStore(t, filepath.Join(fernhill, "store"), filepath.Join(fernhill, "labels.json"))
-	judgeRecorded(t, "the tuning store (fernhill)", mems, l, Options{}, loadCassettes(t, fernhillPairs, fernhillMerges), 12)
+	judgeRecorded(t, "the tuning store (fernhill)", mems, l, Options{}, loadCassettes(t, fernhillPairs, fernhillMerges), 14)
 }
 
 // loadCassettes loads each of paths.
