@@ -38,12 +38,13 @@ import (
 // others: "it is not X" rests on the line that said X.
 //
 // A mark drops a proposal only where marks of its kind were measured
-// precise (trustedMarks), and today none is: every mark is a note. Where the model's answer rests on, or restates, a
-// line whose mark is of another kind, or a proposal of what the developer
-// stated restates the assistant's summary of that statement (which a hedge
-// of the assistant's own can mark a hypothesis), the answer and the mark
-// disagree: the proposal is kept, and the disagreement is written into the
-// commit as a Mem-Note (Proposal.Notes), not dropped silently.
+// precise (trustedMarks), and today none is: every mark is a note. Where
+// the model's answer rests on, or restates, a line whose mark is of
+// another kind, or a proposal of what the developer stated restates the
+// assistant's summary of that statement (which a hedge of the assistant's
+// own can mark a hypothesis), the answer and the mark disagree: the
+// proposal is kept, and the disagreement is written into the commit as a
+// Mem-Note (Proposal.Notes), not dropped silently.
 const guardShared = 3
 
 // trustedMarks are the kinds of mark (markKind) the guard drops a proposal
