@@ -278,14 +278,23 @@ func FindArcs(lines []Line) []Arc {
 // the fields are KiB"): the session looked, and its speaker said what it
 // found in the guess's own words.
 func settles(guess, later string) bool {
+	type said struct {
+		terms  map[string]bool
+		denies bool
+	}
+	var found []said // later's sentences that say something as so
+	for _, x := range sentences(later) {
+		if !hedged(x) && !isQuestion(x) {
+			found = append(found, said{termSet(x), denies(x)})
+		}
+	}
 	for _, g := range sentences(guess) {
-		gt := termSet(g)
-		for _, x := range sentences(later) {
-			if hedged(x) || isQuestion(x) || denies(x) && !denies(g) {
+		gt, gd := termSet(g), denies(g)
+		for _, x := range found {
+			if x.denies && !gd {
 				continue
 			}
-			xt := termSet(x)
-			if n := overlap(gt, xt); n >= 3 && 2*n >= min(len(gt), len(xt)) {
+			if n := overlap(gt, x.terms); n >= 3 && 2*n >= min(len(gt), len(x.terms)) {
 				return true
 			}
 		}

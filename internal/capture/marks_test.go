@@ -38,6 +38,17 @@ type markCount struct {
 	wrong, missing []string
 }
 
+// add counts o's marks and labels in c as well.
+func (c *markCount) add(o *markCount) {
+	c.marks += o.marks
+	c.right += o.right
+	c.labels += o.labels
+	c.found += o.found
+	c.onStated += o.onStated
+	c.wrong = append(c.wrong, o.wrong...)
+	c.missing = append(c.missing, o.missing...)
+}
+
 func (c markCount) precision() float64 { return ratio(c.right, c.marks) }
 func (c markCount) recall() float64    { return ratio(c.found, c.labels) }
 
@@ -237,14 +248,7 @@ func measureLongMarks(t *testing.T) map[string]*markCount {
 			continue
 		}
 		for k, c := range counts {
-			a := all[k]
-			a.marks += c.marks
-			a.right += c.right
-			a.labels += c.labels
-			a.found += c.found
-			a.onStated += c.onStated
-			a.wrong = append(a.wrong, c.wrong...)
-			a.missing = append(a.missing, c.missing...)
+			all[k].add(c)
 		}
 	}
 	return all
@@ -270,8 +274,7 @@ func TestMarksOnLongSessions(t *testing.T) {
 func TestTrustedMarks(t *testing.T) {
 	counts := measureMarks(t, shareddata.Need(t, "eval", "capture"), readArcLabels(t, filepath.Join("testdata", "dev-arcs.json")))
 	for k, c := range measureLongMarks(t) {
-		counts[k].marks += c.marks
-		counts[k].right += c.right
+		counts[k].add(c)
 	}
 	for _, k := range []string{markKind(Arc{Kind: Overturned, How: howRejected}), markKind(Arc{Kind: Overturned, How: howRetracted}),
 		markKind(Arc{Kind: Overturned, How: howRunFailed}), Unconfirmed} {
