@@ -51,15 +51,8 @@ func (c *cassettes) Ask(ctx context.Context, prompt string, out any) error {
 // says every detail of both, but for what the label's "why" says changed.
 func TestRecordedCuration(t *testing.T) {
 	mems, l := fixture(t)
-	shared, err := modeltest.LoadCassette(shareddata.Need(t, "cassettes", "curate", "cassette.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	merges, err := modeltest.LoadCassette(mergeCassette)
-	if err != nil {
-		t.Fatal(err)
-	}
-	judgeRecorded(t, "the dev store", mems, l, Options{Paths: codebase(t)}, []*modeltest.Cassette{shared, merges}, 21)
+	shared := shareddata.Need(t, "cassettes", "curate", "cassette.jsonl")
+	judgeRecorded(t, "the dev store", mems, l, Options{Paths: codebase(t)}, loadCassettes(t, shared, mergeCassette), 21)
 }
 
 // quarry is the test store of another domain (internal/eval/testdata,
