@@ -130,10 +130,20 @@ func mentions(text, kw string) bool { return len(keywordAt(text, kw)) > 0 }
 var notation = strings.NewReplacer("²", "**2", "³", "**3", " + ", " +")
 
 // keywordAt is where in text the keyword starts: a word or the start of one,
-// case-insensitively; a lower-case word also by its stem, so that "noise"
+// case-insensitively, the parts of a snake_case name words of their own
+// ("selftest" in "hl_selftest"); a lower-case word also by its stem, so that "noise"
 // finds "noisy" (a name, "Redis", only as written: its stem "redi" would
-// find "redirect").
+// find "redirect"). A keyword of alternatives, "Makefile|make test", is
+// where any of them starts: two ways of naming one thing.
 func keywordAt(text, kw string) [][]int {
+	if alts := strings.Split(kw, "|"); len(alts) > 1 {
+		var at [][]int
+		for _, a := range alts {
+			at = append(at, keywordAt(text, a)...)
+		}
+		slices.SortFunc(at, func(x, y []int) int { return x[0] - y[0] })
+		return at
+	}
 	text, kw = notation.Replace(text), notation.Replace(kw)
 	pat := regexp.QuoteMeta(kw)
 	if regexp.MustCompile(`^[a-z]+$`).MatchString(kw) {
@@ -141,7 +151,7 @@ func keywordAt(text, kw string) [][]int {
 			pat = regexp.QuoteMeta(st[0])
 		}
 	}
-	return regexp.MustCompile(`(?i)(^|[^a-z0-9_])`+pat).FindAllStringIndex(text, -1)
+	return regexp.MustCompile(`(?i)(^|[^a-z0-9])`+pat).FindAllStringIndex(text, -1)
 }
 
 // denial finds a sentence that keeps a refuted belief only as a negative,

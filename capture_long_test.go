@@ -86,16 +86,20 @@ func TestCaptureLongSessions(t *testing.T) {
 			captureLongSet(t, set, &table, &total.truths, &total.labelled, &total.stored)
 		})
 	}
-	// The recorded answers (committed beside the sessions) propose 16 of the
-	// 18 truths; capture kept every one proposed.
-	if floor := 16; total.truths < floor {
+	// The recorded answers (committed beside the sessions) propose 26 of the
+	// 27 truths; capture kept every one proposed. The one not proposed (long/
+	// s1, how GPU jobs are billed) is what the session read in the rates
+	// code, which the prompt says not to propose.
+	if floor := 26; total.truths < floor {
 		t.Errorf("kept %d truths of %d; the floor is %d", total.truths, total.labelled, floor)
 	}
-	// The judge finds one refuted belief stated as true, in long-newsroom: a
-	// sentence that quotes the purger's log line ("ignored event
-	// event=entry.update") in a memory that says the event filter was not
-	// the cause. Read, it is sound; any more is a regression.
-	if ceiling := 1; total.stored > ceiling {
+	// The judge finds two refuted beliefs stated as true, each a sentence
+	// that names the refuted cause in a memory that says it was not the
+	// cause: long-newsroom quotes the purger's log line ("ignored event
+	// event=entry.update"), long-genomics says the withName blocks override
+	// any process_high setting. Read, both are sound; any more is a
+	// regression.
+	if ceiling := 2; total.stored > ceiling {
 		t.Errorf("%d refuted or unconfirmed beliefs stored as true; the recorded answers store %d, read as sound", total.stored, ceiling)
 	}
 }
