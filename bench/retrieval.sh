@@ -17,6 +17,9 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_init
+# No detached pass after a curate or an enrich: it would still be writing
+# into a repository the exit trap removes.
+export MEM_BACKGROUND=off
 CASSETTE=${CASSETTE:-$ROOT/internal/enrich/enrichtest/testdata/cassette.jsonl}
 # Absolute: mem enrich runs in each store's repository, where the replay reads it.
 [ -f "$CASSETTE" ] && CASSETTE=$(cd "$(dirname "$CASSETTE")" && pwd)/$(basename "$CASSETTE")
@@ -70,7 +73,7 @@ for s in "${stores[@]}"; do
   curated=
   pairs=$ROOT/curator/testdata/${src#@}-pair-cassette.jsonl
   if [[ $src == @* && -f $pairs ]]; then
-    (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$pairs:${pairs%-pair-cassette.jsonl}-merge-cassette.jsonl" \
+    (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$pairs:${pairs%-pair-cassette.jsonl}-merge-cassette.jsonl:${pairs%-pair-cassette.jsonl}-fold-cassette.jsonl" \
       "$MEM" curate >"$repo.curate.log" 2>&1) || { echo "bench: mem curate failed on $name:" >&2; tail -3 "$repo.curate.log" >&2; exit 1; }
     curated=$(figures "$repo" "$battery" "$labels")
   fi

@@ -129,10 +129,13 @@ type Options struct {
 // memory is retired at most once in a run, and a memory retired in this run
 // is not kept for another, nor asked about again.
 //
-// A verdict of partial or unrelated proposes nothing and is dropped (unless
-// the pair is a near-duplicate). A verdict that is not well formed (an
-// unknown relation, keep and retire that are not the pair) goes to Review;
-// one with no relation at all is no answer (Verdict.Validate). An error
+// A verdict of partial is asked about once more where a merge could be
+// applied (FoldPrompt: one note written twice is then decided as a
+// duplicate). A verdict of partial or unrelated that proposes nothing is
+// dropped (unless the pair is a near-duplicate). A verdict that is not
+// well formed (an unknown relation, keep and retire that are not the pair)
+// goes to Review; one with no relation at all is no answer
+// (Verdict.Validate). An error
 // from the model stops the run: Run returns what it had decided so
 // far and the error.
 func Run(ctx context.Context, mems []Memory, o Options) (Result, error) {
@@ -390,9 +393,24 @@ func (c *run) resemblance(i, j int) string {
 }
 
 // judge sorts the model's verdict about pair (i, j) into Apply or Review.
-// A verdict that proposes nothing (partial or unrelated) is dropped, unless
+// A partial verdict is asked about once more where it could be merged
+// (fold); one that still proposes nothing, or unrelated, is dropped, unless
 // the pair is a near-duplicate: a person should see why it was not merged.
 func (c *run) judge(i, j int, v Verdict, near bool) error {
+	if v.Relation == RelPartial && c.foldable(i, j) {
+		f, err := c.fold(i, j)
+		if err != nil {
+			return err
+		}
+		if f.Notes == FoldOne {
+			keep, retire := i, j
+			if f.Keep == c.mems[j].Slug {
+				keep, retire = j, i
+			}
+			v = Verdict{Relation: RelDuplicate, Keep: f.Keep, Retire: c.mems[retire].Slug, Confidence: f.Confidence, Coverage: CoveragePartial, Reason: f.Reason}
+			return c.decide(keep, retire, v, near)
+		}
+	}
 	if (v.Relation == RelPartial || v.Relation == RelUnrelated) && !near {
 		return nil
 	}
@@ -401,6 +419,33 @@ func (c *run) judge(i, j int, v Verdict, near bool) error {
 		keep, retire = j, i
 	}
 	return c.decide(keep, retire, v, near)
+}
+
+// foldable reports whether an answer that i and j are one note could be
+// applied: a merge of them as duplicates passes every guard but the
+// confidence still to come. Only then is the model asked (fold).
+func (c *run) foldable(i, j int) bool {
+	if c.model == nil {
+		return false
+	}
+	v := Verdict{Relation: RelDuplicate, Keep: c.mems[i].Slug, Retire: c.mems[j].Slug, Confidence: 1, Coverage: CoveragePartial}
+	ok, _, _ := guards(c.mems[i], c.mems[j], v, c.fs[i], c.fs[j], true)
+	return ok
+}
+
+// fold asks the model whether i and j, which its first reading found to
+// overlap in part, are one note written twice (FoldPrompt). A failed call
+// is the answer "two", as the first reading said; only ctx ending is an
+// error.
+func (c *run) fold(i, j int) (Fold, error) {
+	var f Fold
+	if err := c.model.Ask(c.ctx, FoldPrompt(c.mems[i], c.mems[j]), &f); err != nil {
+		if ctxErr := c.ctx.Err(); ctxErr != nil {
+			return Fold{}, ctxErr
+		}
+		return Fold{Notes: FoldTwo}, nil
+	}
+	return f, nil
 }
 
 // decide applies v to (keep, retire) when every guard holds and neither

@@ -24,9 +24,10 @@
 //     the two memories.
 //   - The model answers one pair per call, about two memories named by slug
 //     ([PairPrompt]), and fills typed fields only ([Verdict]). It never
-//     names a file, a command, or a memory outside the pair. A merge is one
-//     more call about the same pair ([MergePrompt], [Merge]), whose body is
-//     checked against both memories before anything is proposed.
+//     names a file, a command, or a memory outside the pair. A fold is one
+//     more call about a pair it read as overlapping in part ([FoldPrompt]),
+//     and a merge one more ([MergePrompt], [Merge]), whose body is checked
+//     against both memories before anything is proposed.
 //   - Without a model the deterministic parts still run: identical bodies,
 //     near-duplicates and dead paths.
 //   - Results are deterministic: the same memories and the same answers give
@@ -98,6 +99,21 @@
 // too, the pair goes to review with what the merge dropped or added. A merge relies on the verdict that one memory replaces
 // the other; for a look-alike pair of one class taken for a supersession,
 // its merge finds nothing outdated, and the pair is queued.
+//
+// # Folds
+//
+// The pair prompt's "partial" takes in two different things: notes that
+// share some details but are about different subjects or scopes, and one
+// subject written twice with different details, which a careful teammate
+// merges. Its "duplicate" reads as "says the same thing", so the model
+// seldom calls the second one. A pair read as partial is therefore asked
+// about once more ([FoldPrompt], [Fold]): one note written twice, or two
+// notes? Only where an answer of one could be applied: a merge of the two
+// as duplicates must pass every guard but the confidence still to come,
+// so a rule and a look-alike event are never asked. An answer of one note
+// is the verdict duplicate with partial coverage, decided as any other
+// (every guard, then the merge and its check); two notes, or a failed
+// call, leave the pair as the first reading did.
 //
 // # Candidate pairs
 //

@@ -14,9 +14,13 @@ import (
 	"github.com/mem-dev/mem/mdparse"
 )
 
-// mergeCassette holds a real model's answers to the merge prompts the dev
-// store's pairs send (testdata/README.md says how they were recorded).
-var mergeCassette = filepath.Join("testdata", "merge-cassette.jsonl")
+// mergeCassette and foldCassette hold a real model's answers to the merge
+// and fold prompts the dev store's pairs send (testdata/README.md says how
+// they were recorded).
+var (
+	mergeCassette = filepath.Join("testdata", "merge-cassette.jsonl")
+	foldCassette  = filepath.Join("testdata", "fold-cassette.jsonl")
+)
 
 // cassettes answers a prompt from the first cassette that holds it, and
 // counts the prompts none holds.
@@ -40,7 +44,7 @@ func (c *cassettes) Ask(ctx context.Context, prompt string, out any) error {
 
 // TestRecordedCuration runs the curator on the Larkspur dev store with a
 // real model's recorded answers: the shared curate cassette for the pair
-// prompts, and this package's merge cassette for the merges. A pair prompt
+// prompts, and this package's cassettes for the merges and folds. A pair prompt
 // it does not hold stops the run (PairPrompt changed since the shared
 // recording); a merge prompt it does not hold sends its pair to review, and
 // the floor on what is resolved then fails: record the merges again.
@@ -52,18 +56,20 @@ func (c *cassettes) Ask(ctx context.Context, prompt string, out any) error {
 func TestRecordedCuration(t *testing.T) {
 	mems, l := fixture(t)
 	shared := shareddata.Need(t, "cassettes", "curate", "cassette.jsonl")
-	judgeRecorded(t, "the dev store", mems, l, Options{Paths: codebase(t)}, loadCassettes(t, shared, mergeCassette), 21)
+	judgeRecorded(t, "the dev store", mems, l, Options{Paths: codebase(t)}, loadCassettes(t, shared, mergeCassette, foldCassette), 21)
 }
 
 // quarry is the test store of another domain (internal/eval/testdata,
 // STORES.md): never tuned on, its labels beside it.
 var quarry = filepath.Join("..", "internal", "eval", "testdata", "quarry")
 
-// The answers to the prompts mem curate sends on quarry: every pair prompt
-// and then every merge prompt, recorded blind (testdata/README.md).
+// The answers to the prompts mem curate sends on quarry: every pair prompt,
+// then every merge prompt, then every fold prompt (and the merges its
+// answers ask for), recorded blind (testdata/README.md).
 var (
 	quarryPairs  = filepath.Join("testdata", "quarry-pair-cassette.jsonl")
 	quarryMerges = filepath.Join("testdata", "quarry-merge-cassette.jsonl")
+	quarryFolds  = filepath.Join("testdata", "quarry-fold-cassette.jsonl")
 )
 
 // TestRecordedCurationTestStore runs the curator on the test store with a
@@ -71,7 +77,7 @@ var (
 // store. Nothing of the curator was tuned on this store.
 func TestRecordedCurationTestStore(t *testing.T) {
 	mems, l := loadStore(t, filepath.Join(quarry, "store"), filepath.Join(quarry, "labels.json"))
-	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges), 12)
+	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges, quarryFolds), 14)
 }
 
 // fernhill is the tuning store of another domain (internal/eval/testdata,
@@ -80,6 +86,7 @@ var (
 	fernhill       = filepath.Join("..", "internal", "eval", "testdata", "fernhill")
 	fernhillPairs  = filepath.Join("testdata", "fernhill-pair-cassette.jsonl")
 	fernhillMerges = filepath.Join("testdata", "fernhill-merge-cassette.jsonl")
+	fernhillFolds  = filepath.Join("testdata", "fernhill-fold-cassette.jsonl")
 )
 
 // TestRecordedCurationTuningStore runs the curator on the tuning store of
@@ -88,7 +95,7 @@ var (
 // store.
 func TestRecordedCurationTuningStore(t *testing.T) {
 	mems, l := loadStore(t, filepath.Join(fernhill, "store"), filepath.Join(fernhill, "labels.json"))
-	judgeRecorded(t, "the tuning store (fernhill)", mems, l, Options{}, loadCassettes(t, fernhillPairs, fernhillMerges), 14)
+	judgeRecorded(t, "the tuning store (fernhill)", mems, l, Options{}, loadCassettes(t, fernhillPairs, fernhillMerges, fernhillFolds), 15)
 }
 
 // loadCassettes loads each of paths.
