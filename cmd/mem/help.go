@@ -49,9 +49,10 @@ The answer has the fields the prompt asks for and no others:
   enrich   {"aliases":{"SLUG":["...","..."]}}, an entry per memory asked about
   curate   {"relation":"supersedes|duplicate|partial|unrelated","keep":"SLUG",
            "retire":"SLUG","confidence":0.9,"coverage":"full|partial",
-           "reason":"..."}, for a rule and a memory
-           {"tension":true,"reason":"..."}, and to merge a pair
-           {"body":"...","outdated":[{"old":"...","new":"..."}]}
+           "reason":"..."}, for a pair it read as partial
+           {"notes":"one|two","keep":"SLUG","confidence":0.8,"reason":"..."},
+           for a rule and a memory {"tension":true,"reason":"..."}, and to
+           merge a pair {"body":"...","outdated":[{"old":"...","new":"..."}]}
   verify   {"claims":[{"kind":"path_exists","path":"..."}]}
            {"claims":[]} says the memory has nothing to check
 
@@ -59,11 +60,13 @@ A failed call: an exit status other than 0, no answer within the timeout,
 an envelope with is_error true, no JSON object on stdout, a field not asked
 for, anything after the object, or an empty answer: {} or a null where a
 list is asked for (capture's "memories", verify's "claims"), a verdict
-without a "relation", a merge without a "body", an enrich answer with no
+without a "relation", a merge without a "body", a second reading of a
+pair without "notes", an enrich answer with no
 alias for any memory it asked about. A failed call is logged and made once
 more. When that one fails too it is reported and nothing is recorded as
 done from it: capture, enrich and curate stop with the error (exit 1), but
-a failed merge only sends its pair to review; capture does not mark the
+a failed merge only sends its pair to review, and a failed second reading
+leaves its pair as the first read it; capture does not mark the
 session captured, enrich commits what the calls before it answered and
 leaves every other alias as it was, curate applies nothing. verify names
 the memory on stderr and probes the claims it finds without a model. An
