@@ -24,7 +24,9 @@ import (
 // for every memory it asks about; FAKE_MODEL_CLAIMS answers a verify claims
 // prompt. They come before FAKE_MODEL_ANSWER. FAKE_MODEL_MERGE answers a
 // curator's merge prompt, before FAKE_MODEL_ANSWER too; without it the
-// merge keeps both bodies whole and finds nothing outdated.
+// merge keeps both bodies whole and finds nothing outdated. FAKE_MODEL_FOLD
+// answers a second reading of a pair (curator.FoldPrompt), before it too;
+// without it the answer is two notes.
 //
 // FAKE_MODEL_CALLS, a file, counts the calls: each appends a line "call".
 // FAKE_MODEL_FIRST, with it, is the answer to the first call alone (a
@@ -62,6 +64,12 @@ func fakeModel() int {
 	}
 	if a := os.Getenv("FAKE_MODEL_CLAIMS"); a != "" && strings.Contains(string(prompt), `{"claims":[`) {
 		answer = a
+	}
+	if strings.Contains(string(prompt), "one note written twice or two notes") {
+		answer = os.Getenv("FAKE_MODEL_FOLD")
+		if answer == "" {
+			answer = `{"notes":"two","keep":"","confidence":0.9,"reason":"two notes"}`
+		}
 	}
 	if strings.Contains(string(prompt), "=== kept memory ") {
 		answer = os.Getenv("FAKE_MODEL_MERGE")
