@@ -37,16 +37,20 @@ repo() {
   printf '# shop\n' >"$1/README.md"
   git -C "$1" add -A && git -C "$1" -c commit.gpgsign=false commit -qm init
 }
-# with_mem DIR BINDIR: one memory and `mem install`, by BINDIR's mem.
+# with_mem DIR BINDIR [ARG...]: one memory and `mem install ARG...`, by
+# BINDIR's mem.
 with_mem() {
-  repo "$1"
-  "$2/mem" -C "$1" init >/dev/null
-  "$2/mem" -C "$1" store --class gotcha --name "Spanish VAT rounds per line" "Round each line's VAT, never the total. See shop/checkout/tax.py." >/dev/null
-  "$2/mem" -C "$1" install >/dev/null 2>&1
+  local dir=$1 bin=$2
+  shift 2
+  repo "$dir"
+  "$bin/mem" -C "$dir" init >/dev/null
+  "$bin/mem" -C "$dir" store --class gotcha --name "Spanish VAT rounds per line" "Round each line's VAT, never the total. See shop/checkout/tax.py." >/dev/null
+  "$bin/mem" -C "$dir" install "$@" >/dev/null 2>&1
 }
 
 # none: nothing installed. floor: hooks that do nothing on the events mem's
 # hooks answer, and a canned MCP server: what Claude Code charges for any.
+# hooks: the same hooks alone.
 repo "$TMP/none"
 repo "$TMP/floor"
 mkdir -p "$TMP/floor/.claude"
@@ -59,7 +63,10 @@ cat >"$TMP/floor/.claude/settings.json" <<'EOF'
 }}
 EOF
 printf '{"mcpServers": {"floor": {"type": "stdio", "command": "%s", "args": []}}}\n' "$TMP/bin/floormcp" >"$TMP/floor/.mcp.json"
-ARGS=(none="$TMP/none" floor="$TMP/floor")
+repo "$TMP/hooks"
+mkdir -p "$TMP/hooks/.claude"
+cp "$TMP/floor/.claude/settings.json" "$TMP/hooks/.claude/"
+ARGS=(none="$TMP/none" floor="$TMP/floor" hooks="$TMP/hooks")
 if [ -n "$BASE" ]; then
   mkdir -p "$TMP/base-src" "$TMP/base-bin"
   (cd "$ROOT" && git archive "$BASE") | tar -x -C "$TMP/base-src"
@@ -70,11 +77,14 @@ if [ -n "$BASE" ]; then
 fi
 with_mem "$TMP/new" "$TMP/bin"
 ARGS+=(new="$TMP/new@$TMP/bin")
+# mcp: this tree's mem installed with its MCP server for Claude Code too.
+with_mem "$TMP/mcp" "$TMP/bin" --mcp
+ARGS+=(mcp="$TMP/mcp@$TMP/bin")
 
 log "claude -p in each repository, interleaved ($RUNS rounds)"
 "$TMP/session" -claude "$CLAUDE" -rounds "$RUNS" -logs "$TMP" "${ARGS[@]}" | tee "$OUT/session.txt"
 load
-for r in base new; do
+for r in base new mcp; do
   if [ -s "$TMP/$r/.git/mem/hook.log" ]; then
     echo "bench: $r's hook.log:"
     cat "$TMP/$r/.git/mem/hook.log"

@@ -15,6 +15,7 @@ import (
 type installCmd struct {
 	Agents  []string `help:"Agents to wire: claude, opencode, kimi, codex." default:"claude" sep:","`
 	Capture bool     `help:"Also run mem capture at session end and before compaction."`
+	MCP     bool     `help:"Also register mem's MCP server for Claude Code (.mcp.json). Claude Code charges every such server about 120 ms a session; its hooks and CLAUDE.md's rules use the mem command without it."`
 	User    bool     `help:"Install Claude Code's hooks for you, in every directory of every repository (they act where a store is), instead of in this repository."`
 	Local   bool     `help:"Install Claude Code's hooks for you in this repository only, in every directory of it: in .claude/settings.local.json, kept out of git."`
 	DryRun  bool     `help:"Show the changes without writing them."`
@@ -25,6 +26,7 @@ func (c installCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	o.MCP = c.MCP
 	changes, err := install.Plan(o)
 	if err != nil {
 		return err

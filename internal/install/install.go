@@ -20,10 +20,14 @@
 //   - The git pre-commit hook, in core.hooksPath when it is set and in
 //     <common git dir>/hooks otherwise. A hook that was there before is kept
 //     as pre-commit.mem-chained and runs first; its failure stops the commit.
-//   - MCP server "mem" (running "mem mcp"): .mcp.json (claude) and
-//     opencode.json (opencode), shared, by the bare name; ~/.kimi/mcp.json
-//     (kimi) and ~/.codex/config.toml (codex), the person's own, by the
-//     binary's path when it is not on PATH; next to any other servers.
+//   - MCP server "mem" (running "mem mcp"): opencode.json (opencode), and
+//     with MCP .mcp.json (claude), shared, by the bare name;
+//     ~/.kimi/mcp.json (kimi) and ~/.codex/config.toml (codex), the
+//     person's own, by the binary's path when it is not on PATH; next to any
+//     other servers. Claude Code gets it only when asked: its hooks and
+//     CLAUDE.md's rules use the mem command, and Claude Code charges every
+//     stdio server a session about 120 ms (bench/session.sh), connecting to
+//     it and then waiting for it to exit. Uninstall removes it either way.
 //   - Two lines telling the agent to search memory before exploring and to
 //     store what it learned: in CLAUDE.md (claude) and AGENTS.md (opencode,
 //     kimi, codex).
@@ -76,6 +80,9 @@ type Options struct {
 	Agents []string
 	// Capture also wires SessionEnd and PreCompact to "mem capture --detach".
 	Capture bool
+	// MCP also registers mem's MCP server for Claude Code (.mcp.json); the
+	// other agents get it always, since their rules name its tools.
+	MCP bool
 	// Home is the user's home directory, for ~/.kimi/mcp.json; empty means
 	// os.UserHomeDir.
 	Home string

@@ -204,9 +204,11 @@ func TestInstallUninstall(t *testing.T) {
 				if got := readFile(t, e.path("CLAUDE.md")); !strings.HasPrefix(got, "# Project\n\nUse tabs.\n\n<!-- >>> mem") {
 					t.Errorf("CLAUDE.md = %q", got)
 				}
+				// Claude Code's MCP servers are left as they were: mem's
+				// is added only when asked (TestClaudeMCPWhenAsked).
 				var mcp struct{ McpServers map[string]json.RawMessage }
 				must(t, json.Unmarshal([]byte(readFile(t, e.path(".mcp.json"))), &mcp))
-				if len(mcp.McpServers) != 2 {
+				if len(mcp.McpServers) != 1 {
 					t.Errorf(".mcp.json servers = %v", mcp.McpServers)
 				}
 			},
@@ -549,6 +551,7 @@ func TestMCP(t *testing.T) {
 				}
 				o := e.o
 				o.Agents = []string{tt.agent}
+				o.MCP = true
 				before := e.snapshot(t)
 				e.apply(t, Plan, o)
 
@@ -644,10 +647,38 @@ func TestCodexTOML(t *testing.T) {
 	}
 }
 
+// Claude Code gets mem's MCP server only when asked: a plain install
+// writes no .mcp.json, one with MCP does, a later plain install leaves it,
+// and uninstall removes it either way.
+func TestClaudeMCPWhenAsked(t *testing.T) {
+	e := newEnv(t)
+	mcp := e.path(".mcp.json")
+	e.apply(t, Plan, e.o)
+	if _, err := os.Stat(mcp); !os.IsNotExist(err) {
+		t.Fatalf("a plain install wrote .mcp.json: %v", err)
+	}
+	o := e.o
+	o.MCP = true
+	e.apply(t, Plan, o)
+	if got := readFile(t, mcp); !strings.Contains(got, `"command": "mem"`) {
+		t.Fatalf(".mcp.json = %s, want mem's server", got)
+	}
+	e.apply(t, Plan, e.o)
+	if got := readFile(t, mcp); !strings.Contains(got, `"command": "mem"`) {
+		t.Fatalf("a plain reinstall dropped mem's server: %s", got)
+	}
+	e.apply(t, PlanUninstall, e.o)
+	if _, err := os.Stat(mcp); !os.IsNotExist(err) {
+		t.Errorf("uninstall left .mcp.json: %v", err)
+	}
+}
+
 func TestForeignMemServerRefused(t *testing.T) {
 	e := newEnv(t)
 	writeFile(t, e.path(".mcp.json"), `{"mcpServers":{"mem":{"command":"npx","args":["mem0-mcp"]}}}`, 0o644)
-	_, err := Plan(e.o)
+	o := e.o
+	o.MCP = true
+	_, err := Plan(o)
 	if err == nil || !strings.Contains(err.Error(), e.path(".mcp.json")) {
 		t.Fatalf("err = %v, want one naming .mcp.json", err)
 	}
@@ -973,9 +1004,10 @@ func TestDoctorUserAndPlugin(t *testing.T) {
 }
 
 // TestDoctorPluginOnly: in a repository where nobody ran mem install, a
-// person whose Claude Code has mem's plugin enabled gets the MCP server and
-// the memories from the plugin, so doctor does not ask for .mcp.json or
-// CLAUDE.md's rules; without the plugin it does. What only a repository
+// person whose Claude Code has mem's plugin enabled gets the memories from
+// the plugin, so doctor does not ask for CLAUDE.md's rules; without the
+// plugin it does (and never for .mcp.json, which install writes only when
+// asked). What only a repository
 // install does (the pre-commit hook, the merge driver) is still asked for.
 func TestDoctorPluginOnly(t *testing.T) {
 	for _, tt := range []struct {
@@ -992,14 +1024,16 @@ func TestDoctorPluginOnly(t *testing.T) {
 			var asked, preCommit []string
 			for _, p := range Doctor(e.o) {
 				switch {
-				case p.Check == "install" && (strings.Contains(p.Message, ".mcp.json") || strings.Contains(p.Message, "CLAUDE.md")):
+				case p.Check == "install" && strings.Contains(p.Message, ".mcp.json"):
+					t.Errorf("doctor asks for .mcp.json: %s", p.Message)
+				case p.Check == "install" && strings.Contains(p.Message, "CLAUDE.md"):
 					asked = append(asked, p.Message)
 				case p.Check == "pre-commit":
 					preCommit = append(preCommit, p.Message)
 				}
 			}
-			if got := len(asked) == 2; got != tt.wantAsked {
-				t.Errorf("doctor asks for .mcp.json and CLAUDE.md: %v, want %v: %q", got, tt.wantAsked, asked)
+			if got := len(asked) == 1; got != tt.wantAsked {
+				t.Errorf("doctor asks for CLAUDE.md: %v, want %v: %q", got, tt.wantAsked, asked)
 			}
 			if len(preCommit) != 1 {
 				t.Errorf("pre-commit problems %q, want the missing hook", preCommit)

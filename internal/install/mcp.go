@@ -63,7 +63,7 @@ func (m mcpJSON) memServer(d *jdoc) (c, n *jnode) {
 
 func planMCP(pl *planner) error {
 	for _, m := range pl.mcpFiles() {
-		if !pl.has(m.agent) {
+		if !pl.has(m.agent) || m.agent == Claude && !pl.o.MCP {
 			continue
 		}
 		if err := m.plan(pl); err != nil {

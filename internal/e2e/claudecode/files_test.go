@@ -132,7 +132,7 @@ func TestUninstallRestores(t *testing.T) {
 	homeFiles := []string{".claude/settings.json", ".codex/config.toml", ".kimi/mcp.json", ".config/opencode/opencode.json"}
 	before := w.snapshot(t, homeFiles...)
 
-	w.mem("install", "--agents", "claude,opencode,codex")
+	w.mem("install", "--agents", "claude,opencode,codex", "--mcp")
 	if d := diffSnapshots(before, w.snapshot(t, homeFiles...)); len(d) == 0 {
 		t.Fatal("install changed nothing")
 	}

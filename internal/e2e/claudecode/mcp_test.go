@@ -6,13 +6,14 @@ import (
 	"testing"
 )
 
-// The model finds mem's MCP tools the way Claude Code offers them: listed
-// by name, their schemas loaded by a ToolSearch; context_query answers with
-// the memory and memory_store commits a new one.
+// With mem's MCP server registered (mem install --mcp), the model finds its
+// tools the way Claude Code offers them: listed by name, their schemas
+// loaded by a ToolSearch; context_query answers with the memory and
+// memory_store commits a new one.
 func TestMCP(t *testing.T) {
 	w := newWorld(t)
 	w.storeVAT()
-	w.mem("install")
+	w.mem("install", "--mcp")
 	before := strings.TrimSpace(w.git("rev-parse", "HEAD"))
 
 	s := w.claude(".", "hello", steps(

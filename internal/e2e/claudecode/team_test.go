@@ -17,7 +17,7 @@ func TestTeammateWithoutMem(t *testing.T) {
 	w := newWorld(t)
 	w.storeVAT()
 	w.setPath(false)
-	if out := w.mem("install"); !strings.Contains(out, "mem: hint: mem is not on PATH") {
+	if out := w.mem("install", "--mcp"); !strings.Contains(out, "mem: hint: mem is not on PATH") {
 		t.Fatalf("install said:\n%s", out)
 	}
 	for _, f := range []string{".claude/settings.json", ".mcp.json"} {
