@@ -403,12 +403,7 @@ func (c *run) judge(i, j int, v Verdict, near bool) error {
 			return err
 		}
 		if f.Notes == FoldOne {
-			keep, retire := i, j
-			if f.Keep == c.mems[j].Slug {
-				keep, retire = j, i
-			}
-			v = Verdict{Relation: RelDuplicate, Keep: f.Keep, Retire: c.mems[retire].Slug, Confidence: f.Confidence, Coverage: CoveragePartial, Reason: f.Reason}
-			return c.decide(keep, retire, v, near)
+			v = f.verdict(c.mems[i].Slug, c.mems[j].Slug)
 		}
 	}
 	if (v.Relation == RelPartial || v.Relation == RelUnrelated) && !near {

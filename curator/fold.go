@@ -29,6 +29,17 @@ func (f *Fold) Validate() error {
 	return nil
 }
 
+// verdict is the answer "one note" about memories a and b as the verdict
+// it amounts to: a duplicate with partial coverage, for the merge to make
+// whole, keeping the one named and retiring the other.
+func (f Fold) verdict(a, b string) Verdict {
+	retire := b
+	if f.Keep == b {
+		retire = a
+	}
+	return Verdict{Relation: RelDuplicate, Keep: f.Keep, Retire: retire, Confidence: f.Confidence, Coverage: CoveragePartial, Reason: f.Reason}
+}
+
 // FoldPrompt asks again about a pair the first reading found to
 // overlap with each saying something the other does not: are they two
 // notes a reader needs apart, or one subject in one scope written twice,

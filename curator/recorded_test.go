@@ -59,43 +59,38 @@ func TestRecordedCuration(t *testing.T) {
 	judgeRecorded(t, "the dev store", mems, l, Options{Paths: codebase(t)}, loadCassettes(t, shared, mergeCassette, foldCassette), 21)
 }
 
-// quarry is the test store of another domain (internal/eval/testdata,
-// STORES.md): never tuned on, its labels beside it.
-var quarry = filepath.Join("..", "internal", "eval", "testdata", "quarry")
-
-// The answers to the prompts mem curate sends on quarry: every pair prompt,
-// then every merge prompt, then every fold prompt (and the merges its
-// answers ask for), recorded blind (testdata/README.md).
-var (
-	quarryPairs  = filepath.Join("testdata", "quarry-pair-cassette.jsonl")
-	quarryMerges = filepath.Join("testdata", "quarry-merge-cassette.jsonl")
-	quarryFolds  = filepath.Join("testdata", "quarry-fold-cassette.jsonl")
-)
-
-// TestRecordedCurationTestStore runs the curator on the test store with a
-// real model's answers to every prompt it sends, judged as on the dev
-// store. Nothing of the curator was tuned on this store.
+// TestRecordedCurationTestStore runs the curator on the test store of
+// another domain (quarry) with a real model's answers to every prompt it
+// sends, judged as on the dev store. Nothing of the curator was tuned on
+// this store.
 func TestRecordedCurationTestStore(t *testing.T) {
-	mems, l := loadStore(t, filepath.Join(quarry, "store"), filepath.Join(quarry, "labels.json"))
-	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, loadCassettes(t, quarryPairs, quarryMerges, quarryFolds), 14)
+	mems, l, list := ownStore(t, "quarry")
+	judgeRecorded(t, "the test store (quarry)", mems, l, Options{}, list, 14)
 }
 
-// fernhill is the tuning store of another domain (internal/eval/testdata,
-// STORES.md), and the answers to the prompts mem curate sends on it.
-var (
-	fernhill       = filepath.Join("..", "internal", "eval", "testdata", "fernhill")
-	fernhillPairs  = filepath.Join("testdata", "fernhill-pair-cassette.jsonl")
-	fernhillMerges = filepath.Join("testdata", "fernhill-merge-cassette.jsonl")
-	fernhillFolds  = filepath.Join("testdata", "fernhill-fold-cassette.jsonl")
-)
-
-// TestRecordedCurationTuningStore runs the curator on the tuning store of
-// another domain with a real model's answers to every prompt it sends,
-// judged as on the dev store. MinConfidence was fitted on it and the dev
+// TestRecordedCurationTuningStore does the same on the tuning store of
+// another domain (fernhill). MinConfidence was fitted on it and the dev
 // store.
 func TestRecordedCurationTuningStore(t *testing.T) {
-	mems, l := loadStore(t, filepath.Join(fernhill, "store"), filepath.Join(fernhill, "labels.json"))
-	judgeRecorded(t, "the tuning store (fernhill)", mems, l, Options{}, loadCassettes(t, fernhillPairs, fernhillMerges, fernhillFolds), 15)
+	mems, l, list := ownStore(t, "fernhill")
+	judgeRecorded(t, "the tuning store (fernhill)", mems, l, Options{}, list, 15)
+}
+
+// ownStore reads a store of another domain of ours (internal/eval/testdata/
+// NAME, STORES.md there) with its labels, and loads the answers to every
+// prompt mem curate sends on it, recorded blind (testdata/README.md): the
+// pair prompts, then the merge prompts, then the fold prompts and the
+// merges their answers ask for, in testdata/NAME-{pair,merge,fold}-
+// cassette.jsonl, as bench/retrieval.sh finds them too.
+func ownStore(t *testing.T, name string) ([]Memory, storeLabels, []*modeltest.Cassette) {
+	t.Helper()
+	dir := filepath.Join("..", "internal", "eval", "testdata", name)
+	mems, l := loadStore(t, filepath.Join(dir, "store"), filepath.Join(dir, "labels.json"))
+	var paths []string
+	for _, kind := range []string{"pair", "merge", "fold"} {
+		paths = append(paths, filepath.Join("testdata", name+"-"+kind+"-cassette.jsonl"))
+	}
+	return mems, l, loadCassettes(t, paths...)
 }
 
 // loadCassettes loads each of paths.
@@ -117,8 +112,8 @@ func loadCassettes(t *testing.T, paths ...string) []*modeltest.Cassette {
 // a labelled duplicate or supersession, no false contradiction, every merge
 // keeping each detail of both memories but what changed, and at least floor
 // of the labelled duplicates and supersessions resolved. A pair prompt no
-// cassette holds stops the run; a merge prompt none holds sends its pair to
-// review and fails the test.
+// cassette holds stops the run; a merge or fold prompt none holds is
+// counted, and fails the test.
 func judgeRecorded(t *testing.T, store string, mems []Memory, l storeLabels, opts Options, list []*modeltest.Cassette, floor int) {
 	t.Helper()
 	// In slug order, as mem curate lists them: the order of a pair prompt.
@@ -190,14 +185,14 @@ func judgeRecorded(t *testing.T, store string, mems []Memory, l storeLabels, opt
 		t.Logf("merged %s into %s; outdated: %s", d.Retire, d.Keep, strings.Join(d.Outdated, "; "))
 	}
 	want := len(l.Identical) + len(l.Near) + len(l.Supersedes)
-	t.Logf("curate on %s, recorded answers: resolved %d/%d (%d by a merge), wrong %d, false contradictions applied %d, left for review %d; %d merge prompts not recorded",
+	t.Logf("curate on %s, recorded answers: resolved %d/%d (%d by a merge), wrong %d, false contradictions applied %d, left for review %d; %d merge or fold prompts not recorded",
 		store, resolved, want, merged, wrong, falseContradictions, len(r.Review), asker.unrecorded)
 	t.Logf("details the merges left out as changed: %d named by the labels, %d only by the merge's outdated entries", byLabel, byMerge)
 	for _, it := range r.Review {
 		t.Logf("review %s / %s: %s", it.A, it.B, it.Reason)
 	}
 	if asker.unrecorded > 0 {
-		t.Errorf("%d merge prompts are in no cassette: MergePrompt or the pairs it is asked about changed; record them again (testdata/README.md)", asker.unrecorded)
+		t.Errorf("%d merge or fold prompts are in no cassette: MergePrompt, FoldPrompt or the pairs they are asked about changed; record them again (testdata/README.md)", asker.unrecorded)
 	}
 	if resolved < floor {
 		t.Errorf("resolved %d of %d, below the %d the recorded answers resolved", resolved, want, floor)
