@@ -129,12 +129,12 @@ func mentions(text, kw string) bool { return len(keywordAt(text, kw)) > 0 }
 // that a keyword finds the number however the memory writes it.
 var notation = strings.NewReplacer("²", "**2", "³", "**3", " + ", " +")
 
-// keywordAt is where in text the keyword starts: a word or the start of one,
-// case-insensitively, the parts of a snake_case name words of their own
-// ("selftest" in "hl_selftest"); a lower-case word also by its stem, so that "noise"
-// finds "noisy" (a name, "Redis", only as written: its stem "redi" would
-// find "redirect"). A keyword of alternatives, "Makefile|make test", is
-// where any of them starts: two ways of naming one thing.
+// keywordAt is where in text the keyword starts: a word or the start of
+// one, case-insensitively, the parts of a snake_case name words of their
+// own ("selftest" in "hl_selftest"); a lower-case word also by its stem, so
+// that "noise" finds "noisy" (a name, "Redis", only as written: its stem
+// "redi" would find "redirect"). A keyword of alternatives, "Makefile|make
+// test", is where any of them starts: two ways of naming one thing.
 func keywordAt(text, kw string) [][]int {
 	if alts := strings.Split(kw, "|"); len(alts) > 1 {
 		var at [][]int
