@@ -71,9 +71,9 @@ for s in "${stores[@]}"; do
   # A store of our own whose curate prompts have recorded answers is curated
   # too (after enrich, as the sweep does) and measured a third time.
   curated=
-  pairs=$ROOT/curator/testdata/${src#@}-pair-cassette.jsonl
-  if [[ $src == @* && -f $pairs ]]; then
-    (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$pairs:${pairs%-pair-cassette.jsonl}-merge-cassette.jsonl:${pairs%-pair-cassette.jsonl}-fold-cassette.jsonl" \
+  answers=$ROOT/curator/testdata/${src#@} # NAME-{pair,merge,fold}-cassette.jsonl
+  if [[ $src == @* && -f $answers-pair-cassette.jsonl ]]; then
+    (cd "$repo" && MEM_MODEL_CMD="$SHARED/cassettes/replay" MEM_CASSETTE="$answers-pair-cassette.jsonl:$answers-merge-cassette.jsonl:$answers-fold-cassette.jsonl" \
       "$MEM" curate >"$repo.curate.log" 2>&1) || { echo "bench: mem curate failed on $name:" >&2; tail -3 "$repo.curate.log" >&2; exit 1; }
     curated=$(figures "$repo" "$battery" "$labels")
   fi
