@@ -12,6 +12,7 @@ import (
 type Query struct {
 	terms []qterm
 	joins []string // adjacent prose words written as one ("fall back" → "fallback"): used when the store has them
+	asks  asks     // what the prompt asks for (asks.go)
 }
 
 type qterm struct {
@@ -56,10 +57,12 @@ func parsePrompt(prompt string) Query {
 	n := min(len(prompt)/4+8, 1024)
 	q := Query{terms: make([]qterm, 0, n)}
 	acc := make(map[string]int, n)
+	pasted := false
 	sql := eachSegment(prompt, func(text string, code bool) {
 		w := weightProse
 		if code {
 			w = weightCode
+			pasted = true
 		}
 		tokenize(text, func(t token) {
 			q.add(acc, qterm{term: t.term, weight: w, prompt: true, entity: t.entity, whole: t.whole})
@@ -78,6 +81,7 @@ func parsePrompt(prompt string) Query {
 		q.add(acc, qterm{term: "sql", weight: weightCode, prompt: true})
 	}
 	capPaste(q.terms)
+	q.asks = asksOf(prompt, pasted)
 	return q
 }
 
@@ -255,7 +259,7 @@ func (q Query) Refine(previous string) Query {
 	if !q.WantsPrevious() || previous == "" {
 		return q
 	}
-	out := Query{terms: make([]qterm, len(q.terms), len(q.terms)+maxPreviousTerms), joins: q.joins}
+	out := Query{terms: make([]qterm, len(q.terms), len(q.terms)+maxPreviousTerms), joins: q.joins, asks: q.asks}
 	copy(out.terms, q.terms)
 	acc := make(map[string]int, len(out.terms)+maxPreviousTerms)
 	for i, t := range out.terms {

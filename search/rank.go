@@ -174,6 +174,9 @@ func (ix *Index) search(q Query, opt Options, p *params) []Result {
 	if threshold == 0 {
 		threshold = p.threshold
 	}
+	if q.asks != asksProject {
+		threshold *= asksBar
+	}
 
 	// Look the terms up; a term the store never uses matches nothing, but in
 	// a small store it is evidence (see unseen below).
