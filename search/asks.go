@@ -1,6 +1,7 @@
 package search
 
 import (
+	"iter"
 	"slices"
 	"strings"
 )
@@ -32,8 +33,9 @@ const (
 )
 
 // asksBar is how many times the threshold a prompt of general knowledge or
-// of form must reach: twice, not fitted (on the tuning stores every bar
-// from 1.2 to 2.4 silenced the same prompts but three, see TUNING.md).
+// of form must reach: twice, set by hand. Only fernhill's prompts move with
+// it (its silence climbs with the bar up to 2 and is flat to 3); the other
+// tuning stores do not move for any bar from 1 to 3 (TUNING.md).
 const asksBar = 2.0
 
 // asksOf reads what prompt asks for from its first words. A question with
@@ -41,15 +43,12 @@ const asksBar = 2.0
 // which may be the project's own failure; an edit of a paste ("reformat
 // this sql") is still one of form.
 func asksOf(prompt string, pasted bool) asks {
-	prompt = strings.ReplaceAll(prompt, "’", "'")
 	words := make([]string, 0, maxAskWords)
-	for word := range proseWords(prompt) {
+	for word := range askWords(prompt) {
 		if len(words) == maxAskWords {
 			break
 		}
-		if word != "" {
-			words = append(words, word)
-		}
+		words = append(words, word)
 	}
 	words = dropLead(words)
 	kind := asksProject
@@ -61,13 +60,25 @@ func asksOf(prompt string, pasted bool) asks {
 		kind = asksForm
 	}
 	if kind != asksProject {
-		for word := range proseWords(prompt) {
+		for word := range askWords(prompt) {
 			if teamWord(word) {
 				return asksProject
 			}
 		}
 	}
 	return kind
+}
+
+// askWords yields prompt's words (proseWords), with a curly apostrophe
+// written straight ("what’s" is "what's"), and no empty ones.
+func askWords(prompt string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for word := range proseWords(prompt) {
+			if word != "" && !yield(strings.ReplaceAll(word, "’", "'")) {
+				return
+			}
+		}
+	}
 }
 
 // maxAskWords is how many of a prompt's first words are read for its kind.
