@@ -39,23 +39,23 @@ func TestUnseenStores(t *testing.T) {
 	}{
 		// Stores of other domains with their labels (eval/testdata/STORES.md):
 		// fernhill is tuned on, quarry is the test store, never tuned on.
-		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", false, 0.57, 0.87, 0.55},
-		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", true, 0.76, 0.89, 0.70},
-		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", false, 0.63, 0.87, 0.59},
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", false, 0.57, 0.88, 0.57},
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", true, 0.76, 0.90, 0.71},
+		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", false, 0.63, 0.88, 0.59},
 		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", true, 0.77, 0.83, 0.69},
 		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", false, 0.90, 1, 0.75},
 		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", false, 0.80, 1, 0.75},
 		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", false, 0.75, 1, 0.85},
 		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", false, 0.90, 1, 0.70},
 		// Written by someone who saw the memories, not the battery or the code.
-		{"larkspur.jsonl", larkspur, ".claude/agent-memory", false, 0.74, 0.88, 0.50},
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", false, 0.74, 0.94, 0.52},
 		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", true, 1, 1, 0.90},
 		// "run the tests again please and tell me what fails" meets the
 		// memory about tests and gitignored data through an alias.
 		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", true, 0.90, 0.75, 0.81},
 		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", true, 0.75, 1, 0.85},
 		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", true, 0.90, 1, 0.89},
-		{"larkspur.jsonl", larkspur, ".claude/agent-memory", true, 0.72, 0.82, 0.60},
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", true, 0.72, 0.88, 0.62},
 	} {
 		name := c.battery
 		if c.enriched {

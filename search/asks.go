@@ -4,6 +4,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // What a prompt asks for, read from how it opens. Most prompts ask about
@@ -13,8 +14,10 @@ import (
 //
 //   - a question of general knowledge about a tool the team uses ("explain
 //     how kafka consumer group rebalancing works", "what's the difference
-//     between helm install and helm upgrade --install"): its words are the
-//     tool's, which the team's memories of that tool hold too;
+//     between helm install and helm upgrade --install"), or a request for a
+//     snippet anyone who knows the tool could write ("jq one-liner to ...",
+//     "a regex for ..."): its words are the tool's, which the team's
+//     memories of that tool hold too;
 //   - an edit of form, not behaviour ("rename `apptCount` to
 //     `appointmentCount` in day-summary.component.ts", "fix the typo in
 //     messages.properties"): it names a file or an identifier of the
@@ -54,14 +57,14 @@ func asksOf(prompt string, pasted bool) asks {
 	kind := asksProject
 	switch {
 	case len(words) == 0:
-	case !pasted && !strings.Contains(prompt, "```") && generalQuestion(words):
+	case !pasted && !strings.Contains(prompt, "```") && (generalQuestion(words) || snippetRequest(words)):
 		kind = asksGeneral
 	case formEdit(words):
 		kind = asksForm
 	}
 	if kind != asksProject {
-		for word := range askWords(prompt) {
-			if teamWord(word) {
+		for chunk := range strings.FieldsSeq(prompt) {
+			if teamWord(strings.TrimFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })) {
 				return asksProject
 			}
 		}
@@ -84,9 +87,13 @@ func askWords(prompt string) iter.Seq[string] {
 // maxAskWords is how many of a prompt's first words are read for its kind.
 const maxAskWords = 12
 
-// teamWord reports whether w speaks for the team.
+// teamWord reports whether the word w, as written, speaks for the team:
+// "US" in capitals is the country ("a US zip code").
 func teamWord(w string) bool {
-	switch w {
+	if w == "US" {
+		return false
+	}
+	switch strings.ReplaceAll(strings.ToLower(w), "’", "'") {
 	case "we", "our", "ours", "us", "we're", "we've", "we'd", "we'll", "ourselves":
 		return true
 	}
@@ -142,6 +149,41 @@ func generalQuestion(words []string) bool {
 		return has("support", "supports")
 	case "how":
 		return (at(1) == "does" || at(1) == "do") && at(2) != "i" && has("work", "works")
+	}
+	return false
+}
+
+// snippetRequest reports whether words ask for a snippet anyone who knows
+// the tool could write: a one-liner ("jq one-liner to pull every id out of
+// a json file"), a regular expression ("write a regex that matches a hex
+// string", "regex for a UK postcode"). A regex of the project's own is
+// named by what it is for ("the regex in validate_phone"), not asked for.
+func snippetRequest(words []string) bool {
+	for i, w := range words {
+		next, prev := "", ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		if i > 0 {
+			prev = words[i-1]
+		}
+		switch w {
+		case "one-liner", "oneliner", "one-liners":
+			return true
+		case "one":
+			if next == "liner" {
+				return true
+			}
+		case "regex", "regexp", "regexes":
+			switch next {
+			case "for", "that", "to", "matching", "which":
+				return true
+			}
+			switch prev {
+			case "a", "good", "simple":
+				return true
+			}
+		}
 	}
 	return false
 }

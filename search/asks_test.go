@@ -15,6 +15,10 @@ func TestAsksOf(t *testing.T) {
 		{"what does `set -euo pipefail` do exactly", asksGeneral},
 		{"does azure front door support websockets?", asksGeneral},
 		{"how does rust's borrow checker work", asksGeneral},
+		{"awk one-liner to sum the third column of a csv?", asksGeneral},
+		{"write a one liner that lists files bigger than 100MB", asksGeneral},
+		{"write a regex that matches an ISO 8601 date", asksGeneral},
+		{"regex for a US zip code, rough is fine", asksGeneral},
 		{"rename `apptCount` to `appointmentCount` in day-summary.component.ts", asksForm},
 		{"please fix the typo 'Reciept' in src/i18n/en.json", asksForm},
 		{"fix the eslint no-unused-vars warning in StepHeader.tsx", asksForm},
@@ -36,6 +40,11 @@ func TestAsksOf(t *testing.T) {
 		{"fix the flaky reminder test", asksProject},
 		{"add a retry to the webhook handler", asksProject},
 		{"remove the feature flag for the new checkout", asksProject},
+		{"the regex in validate_phone rejects +44 numbers, fix it", asksProject},
+		{"write a regex that matches our ticket ids like FH-2301", asksProject},
+		{"rename it, we’re on camelCase now", asksProject},
+		{"explain how the US region's failover works for us", asksProject},
+		{"one more thing: the retry test is flaky", asksProject},
 		{"", asksProject},
 	} {
 		if got := parsePrompt(c.prompt).asks; got != c.want {
