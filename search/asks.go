@@ -156,8 +156,11 @@ func generalQuestion(words []string) bool {
 // snippetRequest reports whether words ask for a snippet anyone who knows
 // the tool could write: a one-liner ("jq one-liner to pull every id out of
 // a json file"), a regular expression ("write a regex that matches a hex
-// string", "regex for a UK postcode"). A regex of the project's own is
-// named by what it is for ("the regex in validate_phone"), not asked for.
+// string", "regex for a UK postcode"). What is asked for comes with no
+// article or "a": one the project already has comes with "the", "this" or
+// "our" ("fix the regex that rejects +44 numbers", "the one-liner in
+// deploy.sh"), and a regex that is part of an edit names it ("add a regex
+// check to the signup form").
 func snippetRequest(words []string) bool {
 	for i, w := range words {
 		next, prev := "", ""
@@ -166,6 +169,10 @@ func snippetRequest(words []string) bool {
 		}
 		if i > 0 {
 			prev = words[i-1]
+		}
+		switch prev {
+		case "the", "this", "that", "these", "those", "our", "my", "your", "its", "their":
+			continue
 		}
 		switch w {
 		case "one-liner", "oneliner", "one-liners":
@@ -176,11 +183,7 @@ func snippetRequest(words []string) bool {
 			}
 		case "regex", "regexp", "regexes":
 			switch next {
-			case "for", "that", "to", "matching", "which":
-				return true
-			}
-			switch prev {
-			case "a", "good", "simple":
+			case "", "for", "that", "to", "matching", "which":
 				return true
 			}
 		}
