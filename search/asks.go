@@ -4,7 +4,6 @@ import (
 	"iter"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // What a prompt asks for, read from how it opens. Most prompts ask about
@@ -57,14 +56,14 @@ func asksOf(prompt string, pasted bool) asks {
 	kind := asksProject
 	switch {
 	case len(words) == 0:
-	case !pasted && !strings.Contains(prompt, "```") && (generalQuestion(words) || snippetRequest(words)):
+	case (generalQuestion(words) || snippetRequest(words)) && !pasted && !strings.Contains(prompt, "```"):
 		kind = asksGeneral
 	case formEdit(words):
 		kind = asksForm
 	}
 	if kind != asksProject {
-		for chunk := range strings.FieldsSeq(prompt) {
-			if teamWord(strings.TrimFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })) {
+		for chunk := range strings.FieldsSeq(prompt) { // as proseWords, but as written
+			if teamWord(strings.TrimFunc(chunk, notLetter)) {
 				return asksProject
 			}
 		}
@@ -72,17 +71,20 @@ func asksOf(prompt string, pasted bool) asks {
 	return kind
 }
 
-// askWords yields prompt's words (proseWords), with a curly apostrophe
-// written straight ("what’s" is "what's"), and no empty ones.
+// askWords yields prompt's words (proseWords), their apostrophes straight,
+// and no empty ones.
 func askWords(prompt string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for word := range proseWords(prompt) {
-			if word != "" && !yield(strings.ReplaceAll(word, "’", "'")) {
+			if word != "" && !yield(straight(word)) {
 				return
 			}
 		}
 	}
 }
+
+// straight writes a curly apostrophe straight: "what’s" is "what's".
+func straight(word string) string { return strings.ReplaceAll(word, "’", "'") }
 
 // maxAskWords is how many of a prompt's first words are read for its kind.
 const maxAskWords = 12
@@ -93,7 +95,7 @@ func teamWord(w string) bool {
 	if w == "US" {
 		return false
 	}
-	switch strings.ReplaceAll(strings.ToLower(w), "’", "'") {
+	switch straight(strings.ToLower(w)) {
 	case "we", "our", "ours", "us", "we're", "we've", "we'd", "we'll", "ourselves":
 		return true
 	}

@@ -159,15 +159,17 @@ func joins(text string, fn func(term string) bool) {
 func proseWords(text string) iter.Seq2[string, bool] {
 	return func(yield func(string, bool) bool) {
 		for chunk := range strings.FieldsSeq(text) {
-			word := strings.TrimRightFunc(chunk, func(r rune) bool { return !unicode.IsLetter(r) })
+			word := strings.TrimRightFunc(chunk, notLetter)
 			clauseEnds := len(word) < len(chunk)
-			word = strings.TrimLeftFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+			word = strings.TrimLeftFunc(word, notLetter)
 			if !yield(strings.ToLower(word), clauseEnds) {
 				return
 			}
 		}
 	}
 }
+
+func notLetter(r rune) bool { return !unicode.IsLetter(r) }
 
 // goAhead reports whether prompt is a go-ahead: plain words only, no
 // question word, and each word that is not a stopword is a verb whose
