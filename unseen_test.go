@@ -14,6 +14,7 @@ import (
 	"github.com/mem-dev/mem/internal/enrich/enrichtest"
 	"github.com/mem-dev/mem/internal/eval"
 	"github.com/mem-dev/mem/internal/gittest"
+	"github.com/mem-dev/mem/internal/modelcmd/modeltest"
 	"github.com/mem-dev/mem/internal/shareddata"
 	"github.com/mem-dev/mem/search"
 )
@@ -36,30 +37,37 @@ func TestUnseenStores(t *testing.T) {
 		battery, src, store string // src: the store's folder in the shared data, or in eval/testdata
 		enriched            bool
 		hit2, silence, prec float64
+		second              bool // enriched from the second recording (enrichtest.SecondCassette)
 	}{
 		// Stores of other domains with their labels (eval/testdata/STORES.md):
 		// fernhill is tuned on, quarry is the test store, never tuned on.
-		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", false, 0.57, 0.88, 0.57},
-		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", true, 0.76, 0.90, 0.71},
-		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", false, 0.63, 0.88, 0.59},
-		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", true, 0.77, 0.83, 0.69},
-		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", false, 0.90, 1, 0.75},
-		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", false, 0.80, 1, 0.75},
-		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", false, 0.75, 1, 0.85},
-		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", false, 0.90, 1, 0.70},
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", false, 0.57, 0.88, 0.57, false},
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", true, 0.76, 0.90, 0.71, false},
+		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", false, 0.63, 0.88, 0.59, false},
+		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", true, 0.77, 0.83, 0.69, false},
+		// A second draw of the model's aliases: how much of a figure is the draw.
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", true, 0.72, 0.87, 0.67, true},
+		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", true, 0.73, 0.82, 0.67, true},
+		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", false, 0.90, 1, 0.75, false},
+		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", false, 0.80, 1, 0.75, false},
+		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", false, 0.75, 1, 0.85, false},
+		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", false, 0.90, 1, 0.70, false},
 		// Written by someone who saw the memories, not the battery or the code.
-		{"larkspur.jsonl", larkspur, ".claude/agent-memory", false, 0.74, 0.94, 0.52},
-		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", true, 1, 1, 0.90},
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", false, 0.74, 0.94, 0.52, false},
+		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", true, 1, 1, 0.90, false},
 		// "run the tests again please and tell me what fails" meets the
 		// memory about tests and gitignored data through an alias.
-		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", true, 0.90, 0.75, 0.81},
-		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", true, 0.75, 1, 0.85},
-		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", true, 0.90, 1, 0.89},
-		{"larkspur.jsonl", larkspur, ".claude/agent-memory", true, 0.72, 0.88, 0.62},
+		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", true, 0.90, 0.75, 0.81, false},
+		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", true, 0.75, 1, 0.85, false},
+		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", true, 0.90, 1, 0.89, false},
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", true, 0.72, 0.88, 0.62, false},
 	} {
 		name := c.battery
 		if c.enriched {
 			name += "/enriched"
+		}
+		if c.second {
+			name += "/recording-2"
 		}
 		t.Run(name, func(t *testing.T) {
 			src, labels := "", eval.Labels{}
@@ -69,7 +77,12 @@ func TestUnseenStores(t *testing.T) {
 			} else {
 				src = shareddata.Need(t, strings.Split(c.src, "/")...)
 			}
-			ix := indexStore(t, src, c.store, c.enriched)
+			var ix *search.Index
+			if c.second {
+				ix = indexStoreFrom(t, src, c.store, enrichtest.SecondCassette(t))
+			} else {
+				ix = indexStore(t, src, c.store, c.enriched)
+			}
 			defer ix.Close()
 			f, err := os.Open(filepath.Join("internal", "eval", "testdata", c.battery))
 			if err != nil {
@@ -102,6 +115,16 @@ func TestUnseenStores(t *testing.T) {
 // it as `mem index` does (subdirectories, MEMORY.md sections).
 func indexStore(t *testing.T, src, rel string, enriched bool) *search.Index {
 	t.Helper()
+	var c *modeltest.Cassette
+	if enriched {
+		c = enrichtest.Cassette(t)
+	}
+	return indexStoreFrom(t, src, rel, c)
+}
+
+// indexStoreFrom is indexStore enriching from c, as found when c is nil.
+func indexStoreFrom(t *testing.T, src, rel string, c *modeltest.Cassette) *search.Index {
+	t.Helper()
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
@@ -110,8 +133,8 @@ func indexStore(t *testing.T, src, rel string, enriched bool) *search.Index {
 	if err := os.CopyFS(store, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	if enriched {
-		enrichtest.Enrich(t, enrichtest.Cassette(t), store)
+	if c != nil {
+		enrichtest.Enrich(t, c, store)
 	}
 	r, err := mem.Open(dir, store)
 	if err != nil {
