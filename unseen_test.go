@@ -35,38 +35,37 @@ func TestUnseenStores(t *testing.T) {
 	const larkspur = "eval/store" // the dev battery's store
 	for _, c := range []struct {
 		battery, src, store string // src: the store's folder in the shared data, or in eval/testdata
-		enriched            bool
+		recording           int    // 0: as found; 1, 2: enriched from the first or the second recording of a model's answers
 		hit2, silence, prec float64
-		second              bool // enriched from the second recording (enrichtest.SecondCassette)
 	}{
 		// Stores of other domains with their labels (eval/testdata/STORES.md):
 		// fernhill is tuned on, quarry is the test store, never tuned on.
-		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", false, 0.57, 0.88, 0.57, false},
-		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", true, 0.76, 0.90, 0.71, false},
-		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", false, 0.63, 0.88, 0.59, false},
-		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", true, 0.77, 0.83, 0.69, false},
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", 0, 0.57, 0.88, 0.57},
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", 1, 0.76, 0.90, 0.71},
+		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", 0, 0.63, 0.88, 0.59},
+		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", 1, 0.77, 0.83, 0.69},
 		// A second draw of the model's aliases: how much of a figure is the draw.
-		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", true, 0.72, 0.87, 0.67, true},
-		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", true, 0.73, 0.82, 0.67, true},
-		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", false, 0.90, 1, 0.75, false},
-		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", false, 0.80, 1, 0.75, false},
-		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", false, 0.75, 1, 0.85, false},
-		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", false, 0.90, 1, 0.70, false},
+		{"fernhill/battery.jsonl", "fernhill/store", ".claude/agent-memory", 2, 0.72, 0.87, 0.67},
+		{"quarry/battery.jsonl", "quarry/store", ".claude/agent-memory", 2, 0.73, 0.82, 0.67},
+		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", 0, 0.90, 1, 0.75},
+		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", 0, 0.80, 1, 0.75},
+		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", 0, 0.75, 1, 0.85},
+		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", 0, 0.90, 1, 0.70},
 		// Written by someone who saw the memories, not the battery or the code.
-		{"larkspur.jsonl", larkspur, ".claude/agent-memory", false, 0.74, 0.94, 0.52, false},
-		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", true, 1, 1, 0.90, false},
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", 0, 0.74, 0.94, 0.52},
+		{"application-pipeline.jsonl", external + "4444J99__application-pipeline/.claude/memory", ".claude/memory", 1, 1, 1, 0.90},
 		// "run the tests again please and tell me what fails" meets the
 		// memory about tests and gitignored data through an alias.
-		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", true, 0.90, 0.75, 0.81, false},
-		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", true, 0.75, 1, 0.85, false},
-		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", true, 0.90, 1, 0.89, false},
-		{"larkspur.jsonl", larkspur, ".claude/agent-memory", true, 0.72, 0.88, 0.62, false},
+		{"bga-assistant.jsonl", external + "AnotherSava__bga-assistant/.claude/memory", ".claude/memory", 1, 0.90, 0.75, 0.81},
+		{"niotebook.jsonl", external + "Akram012388__niotebook_v0.2/.claude/agent-memory", ".claude/agent-memory", 1, 0.75, 1, 0.85},
+		{"compose-envkit.jsonl", external + "InfernalRabbit__compose-envkit/.claude/agent-memory", ".claude/agent-memory", 1, 0.90, 1, 0.89},
+		{"larkspur.jsonl", larkspur, ".claude/agent-memory", 1, 0.72, 0.88, 0.62},
 	} {
 		name := c.battery
-		if c.enriched {
+		if c.recording > 0 {
 			name += "/enriched"
 		}
-		if c.second {
+		if c.recording == 2 {
 			name += "/recording-2"
 		}
 		t.Run(name, func(t *testing.T) {
@@ -77,12 +76,14 @@ func TestUnseenStores(t *testing.T) {
 			} else {
 				src = shareddata.Need(t, strings.Split(c.src, "/")...)
 			}
-			var ix *search.Index
-			if c.second {
-				ix = indexStoreFrom(t, src, c.store, enrichtest.SecondCassette(t))
-			} else {
-				ix = indexStore(t, src, c.store, c.enriched)
+			var answers *modeltest.Cassette
+			switch c.recording {
+			case 1:
+				answers = enrichtest.Cassette(t)
+			case 2:
+				answers = enrichtest.SecondCassette(t)
 			}
+			ix := indexStoreFrom(t, src, c.store, answers)
 			defer ix.Close()
 			f, err := os.Open(filepath.Join("internal", "eval", "testdata", c.battery))
 			if err != nil {

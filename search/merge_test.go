@@ -201,3 +201,27 @@ func randomDoc(rng *rand.Rand, aliases bool) func(i int) Doc {
 		return d
 	}
 }
+
+// BenchmarkReplaceFile500 measures what `mem store` pays to refresh the
+// cache of a 500-memory store, the writer's usual case: a memory added to
+// a mapped cache, the new cache written to a file (ReplaceFile).
+func BenchmarkReplaceFile500(b *testing.B) {
+	docs := loadStore(b, corpus(b, 500), "project")
+	dir := b.TempDir()
+	if err := Build(docs).WriteFile(dir+"/cache", nil); err != nil {
+		b.Fatal(err)
+	}
+	ix, err := Open(dir + "/cache")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	d := docs[len(docs)/2]
+	d.Path, d.Slug = d.Path+".new.md", d.Slug+"-new"
+	b.ReportAllocs()
+	loop(b, func() {
+		if err := ReplaceFile(ix, []string{d.Path}, []Doc{d}, dir+"/next", nil); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
